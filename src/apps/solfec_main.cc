@@ -1,0 +1,2 @@
+// The `solfec` launcher (placeholder until the CLI lands).
+int main() { return 0; }

@@ -1,0 +1,122 @@
+// Body interface: state (q, u), current geometry, the H operator of a point and the
+// inverse inertia, forces and energy. Kinds: rigid/, (pseudo_rigid/, fem/ later), obstacle.
+#pragma once
+
+#include <functional>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "base/time_series.h"
+#include "base/types.h"
+#include "geometry/shape.h"
+#include "material/bulk_material.h"
+
+namespace solfec::body {
+
+enum class BodyKind { kRigid, kPseudoRigid, kFiniteElement, kObstacle };
+const char* KindName(BodyKind k);  // "RIGID", ...
+
+// Time integration schemes of manual table 4.6.
+enum class Scheme { kDefault, kRigPos, kRigNeg, kRigImp, kDefExp, kDefLim, kDefLim2, kDefImp };
+const char* SchemeName(Scheme s);
+
+// Sparse 3 x ndofs operator of one body in one constraint: U_local += H u, where u is the
+// body's generalized velocity and only the listed dofs are nonzero.
+struct HOperator {
+  std::vector<int> dofs;
+  Mat3X values;  // 3 x dofs.size()
+};
+
+// A point load (manual 4.2 FORCE / TORQUE).
+struct PointLoad {
+  enum class Type { kForce, kTorque } type = Type::kForce;
+  bool convected = false;          // 'CONVECTED' direction follows the body
+  Vec3 point = Vec3::Zero();       // referential point (forces)
+  Vec3 direction = Vec3::UnitZ();  // unit direction
+  ScalarOrSeries value;            // magnitude [N] or [N m]
+  // FORCE with a Python callback: returns the generalized force (rigid: spatial force,
+  // spatial torque, referential torque = 9 values; others: size of u).
+  std::function<VecX(const VecX& q, const VecX& u, double t, double h)> callback;
+};
+
+class Body {
+ public:
+  Body(BodyKind kind, geometry::Shape shape, material::BulkMaterial material, std::string label);
+  virtual ~Body() = default;
+  Body(const Body&) = delete;
+  Body& operator=(const Body&) = delete;
+
+  // --- identity
+  Id id() const { return id_; }
+  void set_id(Id id) { id_ = id; }
+  BodyKind kind() const { return kind_; }
+  const std::string& label() const { return label_; }
+  const material::BulkMaterial& material() const { return material_; }
+
+  // --- state: generalized configuration q and velocity u (layouts of manual tables 4.4/4.5)
+  virtual int num_dofs() const = 0;  // size of u
+  const VecX& q() const { return q_; }
+  const VecX& u() const { return u_; }
+  VecX& mutable_q() { return q_; }
+  VecX& mutable_u() { return u_; }
+  // Velocity before the constraint impulse: u_free = u + h A^-1 f(t+h/2).
+  VecX& u_free() { return u_free_; }
+  // Generalized constraint impulse accumulated this step: sum over constraints H^T R.
+  VecX& impulse() { return impulse_; }
+
+  // --- geometry: referential shape (as created) and current shape (from q)
+  const geometry::Shape& ref_shape() const { return ref_shape_; }
+  const geometry::Shape& shape() const { return shape_; }
+  virtual void UpdateShape() = 0;
+  virtual Vec3 SpatialPoint(const Vec3& X) const = 0;       // x(X)
+  virtual Vec3 ReferentialPoint(const Vec3& x) const = 0;   // X(x), inverse motion
+  virtual Vec3 PointVelocity(const Vec3& X) const = 0;      // spatial velocity of X
+  // U_local = base^T v(X): fills H (3 x ndofs, sparse columns).
+  virtual void ComputeH(const Vec3& X, const Mat3& base, HOperator& H) const = 0;
+  // G := A^-1 G for G with num_dofs() rows (A = inertia operator of the scheme).
+  virtual void ApplyInverseInertia(Eigen::Ref<MatX> G) const = 0;
+
+  // --- inertia (manual BODY members): referential mass, volume, mass centre, tensor
+  double mass() const { return mass_; }
+  double volume() const { return volume_; }
+  const Vec3& center() const { return center_; }
+  const Mat3& tensor() const { return tensor_; }
+  // BODY_CHARS: overwrite the inertia characteristics.
+  virtual void SetCharacteristics(double mass, double volume, const Vec3& center,
+                                  const Mat3& tensor);
+
+  // --- loads and energy
+  std::vector<PointLoad>& loads() { return loads_; }
+  // Generalized external force at time t (gravity g plus point loads), size num_dofs().
+  virtual VecX ExternalForce(double t, double h, const Vec3& gravity) const = 0;
+  virtual double KineticEnergy() const = 0;
+  // INITIAL_VELOCITY(linear, angular): rigid sets v and Omega; deformable bodies a rigid
+  // motion field.
+  virtual void SetInitialVelocity(const Vec3& linear, const Vec3& angular) = 0;
+
+  // --- options (manual BODY read/write members)
+  Scheme scheme = Scheme::kDefault;
+  double damping = 0.0;
+  bool selfcontact = false;
+
+  // Energies accumulated by the integrator and the domain (ENERGY): work of external
+  // forces, of normal and of tangential contact reactions [J].
+  double external_work = 0.0;
+  double contact_work = 0.0;
+  double friction_work = 0.0;
+
+ protected:
+  Id id_ = kNoId;
+  BodyKind kind_;
+  std::string label_;
+  material::BulkMaterial material_;
+  geometry::Shape ref_shape_, shape_;
+  VecX q_, u_, u_free_, impulse_;
+  double mass_ = 0.0, volume_ = 0.0;
+  Vec3 center_ = Vec3::Zero();
+  Mat3 tensor_ = Mat3::Zero();
+  std::vector<PointLoad> loads_;
+};
+
+}  // namespace solfec::body

@@ -1,0 +1,51 @@
+// A constraint: contact or user constraint, its local frame, reaction and data for its law.
+// U = base^T (v2(X2) - v1(X1)) for two bodies, U = base^T v1(X1) for one; R acts on body2
+// (+) and on body1 (-) for two bodies, on body1 (+) for one (manual 1, 4.1.13).
+#pragma once
+
+#include <string>
+
+#include "base/time_series.h"
+#include "base/types.h"
+#include "body/body.h"
+#include "material/surface_material.h"
+
+namespace solfec::contact {
+
+enum class ConstraintKind { kContact, kFixPoint, kFixDirection, kVeloDir, kRigidLink };
+const char* KindName(ConstraintKind k);  // "CONTACT", "FIXPNT", "FIXDIR", "VELODIR", "RIGLNK"
+
+struct Constraint {
+  Id id = kNoId;
+  ConstraintKind kind = ConstraintKind::kContact;
+  body::Body* body1 = nullptr;  // master (contact normal points from body1 to body2)
+  body::Body* body2 = nullptr;  // slave; null for single-body constraints
+  Vec3 X1 = Vec3::Zero(), X2 = Vec3::Zero();  // referential points on body1, body2
+  int piece1 = -1, piece2 = -1;               // shape pieces (contacts)
+
+  Vec3 point = Vec3::Zero();                  // current spatial point (RIGLNK: on body1)
+  Vec3 point2 = Vec3::Zero();                 // RIGLNK: current point on body2
+  Mat3 base = Mat3::Identity();               // columns T1, T2, N
+  double area = 0.0, gap = 0.0;
+  Vec3 R = Vec3::Zero();       // reaction impulse / h in the local base (average force)
+  Vec3 U = Vec3::Zero();       // local relative velocity at t+h
+  Vec3 U_prev = Vec3::Zero();  // local relative velocity at t (restitution, spring-dashpot)
+  double merit = 0.0;
+  int age = 0;                 // steps since creation (0 = new this step)
+
+  // Contacts: surface pair and material.
+  int surf1 = 0, surf2 = 0;
+  const material::SurfaceMaterial* material = nullptr;
+  bool cohesive = false;  // cohesion still active (broken once exceeded)
+
+  // User constraints.
+  Vec3 direction = Vec3::UnitZ();  // FIXDIR, VELODIR: spatial direction
+  ScalarOrSeries velocity;         // VELODIR: prescribed velocity along direction
+  bool has_displacement = false;   // SET_DISPLACEMENT: track this series for drift correction
+  TimeSeries displacement;
+  Vec3 X_origin = Vec3::Zero();    // VELODIR: spatial position of the point at creation
+  double length = 0.0;             // RIGLNK: link length
+  double strength = -1.0;          // FIXPNT/RIGLNK: delete once |R| > strength (< 0: never)
+};
+
+}  // namespace solfec::contact

@@ -1,0 +1,20 @@
+// Time integration of one body over a step, split around the constraint solve
+// (manual eqs. 1.5-1.7): BeginStep, FreeVelocity, then EndStep with the solved impulse.
+#pragma once
+
+#include "base/types.h"
+#include "body/body.h"
+
+namespace solfec::integration {
+
+// q(t+h/2) = q(t) + h/2 u(t) for the body's kind and scheme; updates the current shape.
+void BeginStep(body::Body& b, double t, double h);
+
+// u_free = u(t) + h A^-1 f(t+h/2) (gravity g plus the body's loads); clears b.impulse().
+void FreeVelocity(body::Body& b, double t, double h, const Vec3& gravity);
+
+// u(t+h) = u_free + A^-1 impulse; q(t+h) = q(t+h/2) + h/2 u(t+h); accumulates the
+// external work; updates the current shape.
+void EndStep(body::Body& b, double t, double h);
+
+}  // namespace solfec::integration

@@ -1,0 +1,44 @@
+// The local dynamics U = W R + B as a block-sparse problem with one 3x3 block row per
+// constraint and a law per row (manual eqs. 1.14-1.15, 9.1); solvers work on this alone.
+#pragma once
+
+#include <vector>
+
+#include "base/types.h"
+
+namespace solfec::solvers {
+
+enum class LawKind {
+  kSignoriniCoulomb,  // contact: Signorini + Coulomb with restitution and cohesion (7.1.1)
+  kEquality,          // U = target (FIXPNT, all three components)
+  kNormalEquality,    // U_N = target.z(), R_T = 0 (FIXDIR, VELODIR, RIGLNK)
+};
+
+struct Law {
+  LawKind kind = LawKind::kSignoriniCoulomb;
+  double friction = 0.0;     // mu
+  double restitution = 0.0;  // eta in U_N + eta min(0, U_N^t) (7.1)
+  double UN_prev = 0.0;      // U_N^t, normal relative velocity at the start of the step
+  double cohesion = 0.0;     // cohesive force bound: R_N >= -cohesion while cohesive [N]
+  bool cohesive = false;     // in/out: set false when R_N reaches -cohesion
+  Vec3 target = Vec3::Zero();  // prescribed local velocity (equality laws)
+};
+
+// W in block compressed-row form: row i holds blocks W[row_ptr[i] .. row_ptr[i+1]) with
+// column indices col[k]; the diagonal block is stored first in each row.
+struct BlockProblem {
+  int size() const { return static_cast<int>(B.size()); }
+  // Resizes every per-row array to n rows with empty W.
+  void Resize(int n);
+
+  std::vector<int> row_ptr{0};
+  std::vector<int> col;
+  std::vector<Mat3> W;
+  std::vector<Vec3> B;
+  std::vector<Law> laws;
+  std::vector<Vec3> R;  // in: warm start; out: solution
+  std::vector<Vec3> U;  // out: B + W R
+  double step = 0.0;    // h (for information; laws are in velocity form)
+};
+
+}  // namespace solfec::solvers
