@@ -1,4 +1,13 @@
-// The solfec Python extension module (_solfec): calls one Define<Area>(m) per area.
+// The solfec Python extension module (_solfec): one Define<Area>(m) per area.
 #include <pybind11/pybind11.h>
 
-PYBIND11_MODULE(_solfec, m) { m.doc() = "solfec core"; }
+#include "bindings/bindings.h"
+
+PYBIND11_MODULE(_solfec, m) {
+  m.doc() = "solfec core (internal API; decks use the routines of the solfec package)";
+  solfec::bindings::DefineErrors(m);
+  solfec::bindings::DefineBase(m);
+  solfec::bindings::DefineGeometry(m);
+  solfec::bindings::DefineSolvers(m);
+  solfec::bindings::DefineDomain(m);
+}

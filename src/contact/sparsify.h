@@ -28,7 +28,10 @@ using PieceAdjacency = bool (*)(const void* context, int body, int piece_a, int 
 // Returns keep[i] for every item. Removes a new contact if its area < minarea, or if it is
 // topologically adjacent (through either body) to another contact between the same bodies
 // with area such that area_i < threshold * area_j, or if its point coincides (within
-// mindist) with another kept contact between the same bodies.
+// mindist) with another kept contact between the same bodies. Items are processed in input
+// order and removed items no longer count; of two coincident new contacts the earlier one is
+// kept. Old contacts (is_new == false) are always kept. `adjacent` may be null (no
+// topological adjacency); it is called with the body index and the two pieces on that body.
 std::vector<bool> Sparsify(const std::vector<SparsifyItem>& items, const SparsifyOptions& opt,
                            PieceAdjacency adjacent, const void* context);
 

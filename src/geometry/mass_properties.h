@@ -20,4 +20,26 @@ struct MassProperties {
   }
 };
 
+// Exact integration of signed tetrahedra (apex, a, b, c): accumulates the volume, first
+// and second moments relative to `apex`, which is shared by all tetrahedra (a cone
+// decomposition of a closed surface). Faces oriented counter-clockwise seen from outside
+// give positive volume for any apex.
+class ConeIntegrator {
+ public:
+  explicit ConeIntegrator(const Vec3& apex) : apex_(apex) {}
+  // Adds the tetrahedron (apex, a, b, c) with sign det[a - apex, b - apex, c - apex].
+  void AddTriangle(const Vec3& a, const Vec3& b, const Vec3& c);
+  // Adds the cone over a polygon: a triangle as is, n >= 4 vertices as n triangles around
+  // the vertex average (exact for planar polygons, symmetric for warped quadrilaterals).
+  void AddPolygon(const Vec3* vertices, int n);
+  // Volume, centroid and Euler tensor about the centroid of what was added.
+  MassProperties Finish() const;
+
+ private:
+  Vec3 apex_;
+  double volume_ = 0.0;
+  Vec3 first_ = Vec3::Zero();    // int (x - apex) dV
+  Mat3 second_ = Mat3::Zero();   // int (x - apex)(x - apex)^T dV
+};
+
 }  // namespace solfec::geometry

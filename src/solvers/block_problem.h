@@ -30,6 +30,11 @@ struct BlockProblem {
   int size() const { return static_cast<int>(B.size()); }
   // Resizes every per-row array to n rows with empty W.
   void Resize(int n);
+  // U = B + W R (manual eq. 9.1).
+  void ComputeU();
+  // Checks shapes (R may be empty, meaning zeros), the diagonal-first layout and law
+  // parameters (InputError naming `routine`) and that W, B, R are finite (SolverError).
+  void Validate(const char* routine) const;
 
   std::vector<int> row_ptr{0};
   std::vector<int> col;
@@ -38,7 +43,16 @@ struct BlockProblem {
   std::vector<Law> laws;
   std::vector<Vec3> R;  // in: warm start; out: solution
   std::vector<Vec3> U;  // out: B + W R
+  std::vector<double> merit;  // out: per-row share of the merit function g(R) (eq. 8.1)
   double step = 0.0;    // h (for information; laws are in velocity form)
 };
+
+// Inverts the SPD 3x3 block W (Sylvester test with a relative tolerance); returns false
+// and sets inv to zero when W is not safely positive definite.
+bool InvertSpdBlock(const Mat3& W, Mat3& inv);
+
+// W_aa^-1 for every row of `problem`; returns the number of rows whose diagonal block is
+// not positive definite (their inverse is zero).
+int InvertDiagonalBlocks(const BlockProblem& problem, std::vector<Mat3>& W_inv);
 
 }  // namespace solfec::solvers

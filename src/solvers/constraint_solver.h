@@ -15,6 +15,11 @@ struct SolverStats {
   bool converged = false;
   std::string error = "OK";     // 'OK', 'DIVERGED', 'DIAGONAL_DIVERGED', 'DIAGONAL_FAILED'
   std::vector<double> rerhist, merhist;  // per-iteration histories
+  // Failure policy outcome (error != 'OK'): stop_run is set when the policy ('EXIT', or a
+  // 'CALLBACK' returning false) asks the caller to stop the run; message says why.
+  bool stop_run = false;
+  std::string message;
+  std::vector<double> row_merit;         // per-constraint merit contributions at exit
 };
 
 class ConstraintSolver {

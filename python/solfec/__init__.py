@@ -1,0 +1,18 @@
+"""solfec: multibody contact dynamics driven by Python decks (the Solfec input language).
+
+`from solfec import *` gives every deck routine; `solfec deck.py` runs a deck with them as
+builtins."""
+
+from .shapes import *          # noqa: F401,F403
+from .model import *           # noqa: F401,F403
+from .loads import *           # noqa: F401,F403
+from .constraints import *     # noqa: F401,F403
+from .solvers import *         # noqa: F401,F403
+from .run import *             # noqa: F401,F403
+from . import shapes as _shapes, model as _model, loads as _loads, constraints as _constraints
+from . import solvers as _solvers, run as _run
+
+__version__ = "0.1.0"
+
+__all__ = (_shapes.__all__ + _model.__all__ + _loads.__all__ + _constraints.__all__ +
+           _solvers.__all__ + _run.__all__)

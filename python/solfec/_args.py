@@ -1,0 +1,111 @@
+"""Argument checking for deck routines: clear TypeError/ValueError naming routine and argument."""
+
+import math
+import numbers
+
+__all__ = []
+
+
+def _typename(v):
+    return type(v).__name__
+
+
+def number(v, routine, arg):
+    """A finite real number."""
+    if isinstance(v, bool) or not isinstance(v, numbers.Real):
+        raise TypeError(f"{routine}: argument '{arg}' must be a number, got {_typename(v)} {v!r}")
+    f = float(v)
+    if not math.isfinite(f):
+        raise ValueError(f"{routine}: argument '{arg}' is not finite ({v!r})")
+    return f
+
+
+def positive(v, routine, arg, allow_zero=False):
+    f = number(v, routine, arg)
+    if f < 0 or (f == 0 and not allow_zero):
+        bound = ">= 0" if allow_zero else "> 0"
+        raise ValueError(f"{routine}: argument '{arg}' must be {bound}, got {v!r}")
+    return f
+
+
+def integer(v, routine, arg):
+    if isinstance(v, bool) or not isinstance(v, numbers.Integral):
+        raise TypeError(f"{routine}: argument '{arg}' must be an integer, got {_typename(v)} {v!r}")
+    return int(v)
+
+
+def string(v, routine, arg):
+    if not isinstance(v, str):
+        raise TypeError(f"{routine}: argument '{arg}' must be a string, got {_typename(v)} {v!r}")
+    return v
+
+
+def choice(v, routine, arg, options):
+    string(v, routine, arg)
+    if v not in options:
+        opts = ", ".join(f"'{o}'" for o in options)
+        raise ValueError(f"{routine}: unknown value '{v}' of argument '{arg}'; use one of {opts}")
+    return v
+
+
+def onoff(v, routine, arg):
+    return choice(v, routine, arg, ("ON", "OFF")) == "ON"
+
+
+def sequence(v, routine, arg):
+    if not isinstance(v, (tuple, list)):
+        try:
+            import numpy
+            if isinstance(v, numpy.ndarray):
+                return list(v.ravel())
+        except ImportError:  # pragma: no cover
+            pass
+        raise TypeError(f"{routine}: argument '{arg}' must be a tuple or list, got {_typename(v)} {v!r}")
+    return v
+
+
+def vec(v, n, routine, arg):
+    """A tuple (or list) of n finite numbers."""
+    s = sequence(v, routine, arg)
+    if len(s) != n:
+        raise ValueError(f"{routine}: argument '{arg}' must have {n} components, got {len(s)}")
+    return tuple(number(x, routine, f"{arg}[{i}]") for i, x in enumerate(s))
+
+
+def vec3(v, routine, arg):
+    return vec(v, 3, routine, arg)
+
+
+def direction(v, routine, arg):
+    d = vec3(v, routine, arg)
+    if math.sqrt(sum(x * x for x in d)) == 0.0:
+        raise ValueError(f"{routine}: argument '{arg}' is a zero vector; pass a nonzero direction")
+    return d
+
+
+def numbers_list(v, routine, arg, multiple=1, minimum=1):
+    s = sequence(v, routine, arg)
+    out = [number(x, routine, f"{arg}[{i}]") for i, x in enumerate(s)]
+    if len(out) < minimum or len(out) % multiple != 0:
+        raise ValueError(
+            f"{routine}: argument '{arg}' has {len(out)} numbers; expected a multiple of {multiple}"
+            f" (at least {minimum})")
+    return out
+
+
+def integers_list(v, routine, arg):
+    s = sequence(v, routine, arg)
+    return [integer(x, routine, f"{arg}[{i}]") for i, x in enumerate(s)]
+
+
+def instance(v, cls, routine, arg, what=None):
+    if not isinstance(v, cls):
+        what = what or (cls.__name__ if isinstance(cls, type) else " or ".join(c.__name__ for c in cls))
+        raise TypeError(f"{routine}: argument '{arg}' must be a {what}, got {_typename(v)}")
+    return v
+
+
+def callable_(v, routine, arg):
+    if not callable(v):
+        raise TypeError(f"{routine}: argument '{arg}' must be callable, got {_typename(v)}")
+    return v

@@ -1,0 +1,158 @@
+"""User constraints (manual 4.1.13) and the CONSTRAINT object: FIX_POINT, FIX_DIRECTION,
+SET_DISPLACEMENT, SET_VELOCITY, SET_ACCELERATION, PUT_RIGID_LINK."""
+
+import math
+
+from . import _args as A
+from .model import BODY, TIME_SERIES
+
+__all__ = ["CONSTRAINT", "FIX_POINT", "FIX_DIRECTION", "SET_DISPLACEMENT", "SET_VELOCITY",
+           "SET_ACCELERATION", "PUT_RIGID_LINK"]
+
+
+class CONSTRAINT:
+    """A constraint or contact; returned by FIX_POINT, ... and by .constraints members."""
+
+    def __init__(self):
+        raise TypeError("CONSTRAINT objects are created by FIX_POINT, FIX_DIRECTION, SET_*, "
+                        "PUT_RIGID_LINK or found in solfec.constraints")
+
+    @classmethod
+    def _wrap(cls, solfec, cid):
+        obj = cls.__new__(cls)
+        obj._solfec = solfec
+        obj._id = cid
+        return obj
+
+    @property
+    def _d(self):
+        d = self._solfec._domain
+        if not d.has_constraint(self._id):
+            raise ValueError(f"CONSTRAINT: constraint {self._id} no longer exists (deleted or a "
+                             f"contact that separated)")
+        return d
+
+    def __eq__(self, other):
+        return isinstance(other, CONSTRAINT) and other._id == self._id and \
+            other._solfec is self._solfec
+
+    def __hash__(self):
+        return hash((id(self._solfec), self._id))
+
+    kind = property(lambda self: self._d.constraint_kind(self._id))
+    R = property(lambda self: tuple(self._d.constraint_R(self._id)))
+    U = property(lambda self: tuple(self._d.constraint_U(self._id)))
+    base = property(lambda self: self._d.constraint_base(self._id))
+    point = property(lambda self: self._d.constraint_point(self._id))
+    area = property(lambda self: self._d.constraint_area(self._id))
+    gap = property(lambda self: self._d.constraint_gap(self._id))
+    merit = property(lambda self: self._d.constraint_merit(self._id))
+    matlab = property(lambda self: self._d.constraint_material_label(self._id))
+    spair = property(lambda self: self._d.constraint_surfaces(self._id))
+
+    @property
+    def adjbod(self):
+        b1, b2 = self._d.constraint_bodies(self._id)
+        bodies = self._solfec._bodies
+        got = [bodies.get(b) for b in (b1, b2) if b >= 0]
+        return got[0] if len(got) == 1 else tuple(got)
+
+    def __repr__(self):
+        try:
+            return f"<CONSTRAINT {self._id} {self.kind}>"
+        except ValueError:
+            return f"<CONSTRAINT {self._id} (gone)>"
+
+
+def _body(b, routine, arg="body"):
+    A.instance(b, BODY, routine, arg)
+    b._d  # raises if deleted
+    return b
+
+
+def _strength(v, routine):
+    if v is None:
+        return -1.0
+    s = A.number(v, routine, "strength") if not (isinstance(v, float) and math.isinf(v)) else v
+    if s <= 0:
+        raise ValueError(f"{routine}: argument 'strength' must be > 0, got {v!r}")
+    return -1.0 if math.isinf(s) else s
+
+
+def _add(routine, kind, body1, body2, p1, p2=(0, 0, 0), direction=(0, 0, 1), value=0.0,
+         strength=-1.0):
+    solfec = (body1 or body2)._solfec
+    if body1 is not None and body2 is not None and body1._solfec is not body2._solfec:
+        raise ValueError(f"{routine}: the bodies belong to different SOLFEC objects")
+    for b in (body1, body2):
+        if b is not None and b.kind == "OBSTACLE" and kind != "RIGLNK":
+            raise ValueError(f"{routine}: an OBSTACLE cannot be constrained; obstacles move only "
+                             f"with their initial velocity")
+    cid = solfec._domain.add_constraint(kind, body1._id if body1 else -1,
+                                        body2._id if body2 else -1, p1, p2, direction, value,
+                                        strength)
+    return CONSTRAINT._wrap(solfec, cid)
+
+
+def FIX_POINT(body, point, strength=None):
+    """FIX_POINT(body, point | strength): fixes a referential point in space."""
+    r = "FIX_POINT"
+    return _add(r, "FIXPNT", _body(body, r), None, A.vec3(point, r, "point"),
+                strength=_strength(strength, r))
+
+
+def FIX_DIRECTION(body, point, direction, body2=None, point2=None):
+    """FIX_DIRECTION(body, point, direction): fixes the motion of a referential point along a
+    spatial direction."""
+    r = "FIX_DIRECTION"
+    if body2 is not None or point2 is not None:
+        raise ValueError("FIX_DIRECTION: the two-body form (arguments 'body2', 'point2') is not "
+                         "available in this version")
+    return _add(r, "FIXDIR", _body(body, r), None, A.vec3(point, r, "point"),
+                direction=A.direction(direction, r, "direction"))
+
+
+def _series(v, routine, arg):
+    A.instance(v, TIME_SERIES, routine, arg)
+    return v._ts
+
+
+def SET_DISPLACEMENT(body, point, direction, tms):
+    """SET_DISPLACEMENT(body, point, direction, tms): prescribed displacement history [m] of a
+    referential point along a spatial direction."""
+    r = "SET_DISPLACEMENT"
+    return _add(r, "SETDISP", _body(body, r), None, A.vec3(point, r, "point"),
+                direction=A.direction(direction, r, "direction"),
+                value=_series(tms, r, "tms"))
+
+
+def SET_VELOCITY(body, point, direction, value):
+    """SET_VELOCITY(body, point, direction, value): prescribed velocity [m/s] (number or
+    TIME_SERIES) of a referential point along a spatial direction."""
+    r = "SET_VELOCITY"
+    v = value._ts if isinstance(value, TIME_SERIES) else A.number(value, r, "value")
+    return _add(r, "VELODIR", _body(body, r), None, A.vec3(point, r, "point"),
+                direction=A.direction(direction, r, "direction"), value=v)
+
+
+def SET_ACCELERATION(body, point, direction, tms):
+    """SET_ACCELERATION(body, point, direction, tms): prescribed acceleration history [m/s^2];
+    the velocity is its integral from the first time of the series."""
+    r = "SET_ACCELERATION"
+    return _add(r, "SETACC", _body(body, r), None, A.vec3(point, r, "point"),
+                direction=A.direction(direction, r, "direction"),
+                value=_series(tms, r, "tms"))
+
+
+def PUT_RIGID_LINK(body1, body2, point1, point2, strength=None):
+    """PUT_RIGID_LINK(body1, body2, point1, point2 | strength): keeps the distance between two
+    referential points; either body may be None (its point is then fixed in space)."""
+    r = "PUT_RIGID_LINK"
+    if body1 is None and body2 is None:
+        raise ValueError("PUT_RIGID_LINK: both 'body1' and 'body2' are None; pass at least one BODY")
+    b1 = _body(body1, r, "body1") if body1 is not None else None
+    b2 = _body(body2, r, "body2") if body2 is not None else None
+    if b1 is not None and b2 is not None and b1 is b2:
+        raise ValueError("PUT_RIGID_LINK: 'body1' and 'body2' are the same body")
+    return _add(r, "RIGLNK", b1, b2, A.vec3(point1, r, "point1"), A.vec3(point2, r, "point2"),
+                strength=_strength(strength, r))

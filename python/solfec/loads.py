@@ -1,0 +1,75 @@
+"""Loads (manual 4.2): GRAVITY, FORCE, TORQUE."""
+
+import numbers
+
+from . import _args as A
+from .model import BODY, SOLFEC, TIME_SERIES
+
+__all__ = ["GRAVITY", "FORCE", "TORQUE"]
+
+
+def _value(v, routine, arg):
+    if isinstance(v, TIME_SERIES):
+        return v._ts
+    return A.number(v, routine, arg)
+
+
+def GRAVITY(solfec, vector):
+    """GRAVITY(solfec, vector): gravitational acceleration [m/s^2]; each of the three
+    components is a number or a TIME_SERIES."""
+    r = "GRAVITY"
+    A.instance(solfec, SOLFEC, r, "solfec")
+    s = A.sequence(vector, r, "vector")
+    if len(s) != 3:
+        raise ValueError(f"GRAVITY: argument 'vector' must have 3 components, got {len(s)}")
+    solfec._domain.set_gravity(*[_value(x, r, f"vector[{i}]") for i, x in enumerate(s)])
+
+
+def _kind(kind, routine):
+    return A.choice(kind, routine, "kind", ("SPATIAL", "CONVECTED")) == "CONVECTED"
+
+
+def FORCE(body, kind, point, direction, value, data=None):
+    """FORCE(body, kind, point, direction, value | data): point force [N] at a referential point;
+    value is a number, a TIME_SERIES or a callback value([data...,] q, u, time, step) returning
+    the generalized force (rigid: spatial force, spatial torque, referential torque)."""
+    r = "FORCE"
+    A.instance(body, BODY, r, "body")
+    if body.kind == "OBSTACLE":
+        raise ValueError("FORCE: an OBSTACLE takes no loads (argument 'body')")
+    conv = _kind(kind, r)
+    p = A.vec3(point, r, "point")
+    d = A.direction(direction, r, "direction")
+    callback = None
+    val = 0.0
+    if callable(value) and not isinstance(value, TIME_SERIES):
+        fn = value
+        args = () if data is None else (data if isinstance(data, tuple) else (data,))
+        size = 9 if body.kind == "RIGID" else len(body.velo)
+
+        def callback(q, u, t, h):
+            out = fn(*args, tuple(q), tuple(u), t, h)
+            try:
+                vals = [float(x) for x in out]
+            except TypeError:
+                raise TypeError(f"FORCE: the callback must return a tuple of {size} numbers, got "
+                                f"{type(out).__name__}") from None
+            if len(vals) != size:
+                raise ValueError(f"FORCE: the callback returned {len(vals)} values; a "
+                                 f"{body.kind} body needs {size}")
+            return vals
+    else:
+        val = _value(value, r, "value")
+    body._d.add_load(body._id, False, conv, p, d, val, callback)
+
+
+def TORQUE(body, kind, direction, value):
+    """TORQUE(body, kind, direction, value): torque [N m] (number or TIME_SERIES) on a RIGID
+    body about a spatial ('SPATIAL') or body-fixed ('CONVECTED') direction."""
+    r = "TORQUE"
+    A.instance(body, BODY, r, "body")
+    if body.kind != "RIGID":
+        raise ValueError(f"TORQUE: applies to RIGID bodies only, got a {body.kind} body")
+    conv = _kind(kind, r)
+    d = A.direction(direction, r, "direction")
+    body._d.add_load(body._id, True, conv, (0.0, 0.0, 0.0), d, _value(value, r, "value"), None)

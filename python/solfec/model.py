@@ -1,0 +1,429 @@
+"""Model objects of the deck language (manual 4.1.4-4.1.8): SOLFEC, BULK_MATERIAL,
+SURFACE_MATERIAL, BODY, TIME_SERIES, and BYLABEL, BODY_CHARS, INITIAL_VELOCITY, DELETE."""
+
+import math
+import os
+import weakref
+
+from . import _args as A
+from . import _state
+from . import _solfec
+from .shapes import _objects, _ShapeObject
+
+__all__ = ["SOLFEC", "BULK_MATERIAL", "SURFACE_MATERIAL", "BODY", "TIME_SERIES", "BYLABEL",
+           "BODY_CHARS", "INITIAL_VELOCITY", "DELETE"]
+
+
+class SOLFEC:
+    """SOLFEC(analysis, step, output): one simulation ('DYNAMIC' or 'QUASI_STATIC') with time
+    step `step` [s] (an upper bound) writing to the directory `output`."""
+
+    def __init__(self, analysis, step, output):
+        r = "SOLFEC"
+        A.choice(analysis, r, "analysis", ("DYNAMIC", "QUASI_STATIC"))
+        if analysis == "QUASI_STATIC":
+            raise ValueError("SOLFEC: 'QUASI_STATIC' analysis needs deformable bodies, which are "
+                             "not available in this version; use 'DYNAMIC'")
+        h = A.positive(step, r, "step")
+        out = A.string(output, r, "output")
+        if _state.options["subdir"]:
+            out = os.path.join(out, _state.options["subdir"])
+        try:
+            os.makedirs(out, exist_ok=True)
+        except OSError as e:
+            raise ValueError(f"SOLFEC: cannot create the output directory '{out}' "
+                             f"(argument 'output'): {e.strerror}") from None
+        if not os.access(out, os.W_OK):
+            raise ValueError(f"SOLFEC: the output directory '{out}' is not writable "
+                             f"(argument 'output')")
+        self._domain = _solfec.Domain(analysis, h)
+        self._domain.geometric_epsilon = _state.geometric_epsilon
+        self._domain.set_sparsify(0.01, 0.0, _state.geometric_epsilon)
+        self._analysis = analysis
+        self._outpath = out
+        self._verbose = "ON"
+        self._domain.set_progress("ON")
+        self._bodies = {}            # id -> BODY
+        self._bulk = []              # BULK_MATERIAL objects
+        self._surface = []           # SURFACE_MATERIAL objects
+        self._output_interval = None
+        self._output_compression = False
+        _state.solfec_objects.append(weakref.ref(self))
+
+    # --- read-only members
+    @property
+    def analysis(self):
+        return self._analysis
+
+    @property
+    def time(self):
+        return self._domain.time
+
+    @property
+    def mode(self):
+        return "WRITE"
+
+    @property
+    def outpath(self):
+        return self._outpath
+
+    @property
+    def bodies(self):
+        ids = self._domain.body_ids()
+        return [self._bodies[i] for i in ids if i in self._bodies]
+
+    @property
+    def nbod(self):
+        return self._domain.num_bodies
+
+    @property
+    def constraints(self):
+        from .constraints import CONSTRAINT
+        return [CONSTRAINT._wrap(self, i) for i in self._domain.constraint_ids()]
+
+    @property
+    def ncon(self):
+        return self._domain.num_constraints
+
+    # --- read/write members
+    @property
+    def step(self):
+        return self._domain.step
+
+    @step.setter
+    def step(self, v):
+        self._domain.step = A.positive(v, "SOLFEC.step", "step")
+
+    @property
+    def verbose(self):
+        return self._verbose
+
+    @verbose.setter
+    def verbose(self, v):
+        A.choice(v, "SOLFEC.verbose", "verbose", ("ON", "OFF", "%", "%\n"))
+        self._domain.set_progress(v)
+        self._verbose = v
+
+    def __repr__(self):
+        return f"<SOLFEC {self._analysis} step={self.step} output='{self._outpath}'>"
+
+
+class BULK_MATERIAL:
+    """BULK_MATERIAL(solfec | model, label, young, poisson, density): volume material
+    (young [Pa], poisson [-], density [kg/m^3]); model 'KIRCHHOFF' (Saint Venant-Kirchhoff)."""
+
+    _counter = 0
+
+    def __init__(self, solfec, model="KIRCHHOFF", label=None, young=1e6, poisson=0.25,
+                 density=1e3):
+        r = "BULK_MATERIAL"
+        A.instance(solfec, SOLFEC, r, "solfec")
+        m = _solfec.BulkMaterial()
+        m.model = A.choice(model, r, "model", ("KIRCHHOFF",))
+        if label is None:
+            BULK_MATERIAL._counter += 1
+            label = f"BULK_MATERIAL_{BULK_MATERIAL._counter}"
+        m.label = A.string(label, r, "label")
+        m.young = A.number(young, r, "young")
+        m.poisson = A.number(poisson, r, "poisson")
+        m.density = A.number(density, r, "density")
+        m.validate()
+        self._m = m
+        solfec._bulk.append(self)
+
+    model = property(lambda self: self._m.model)
+    label = property(lambda self: self._m.label)
+
+    def _setter(name):
+        def get(self):
+            return getattr(self._m, name)
+
+        def set_(self, v):
+            setattr(self._m, name, A.number(v, f"BULK_MATERIAL.{name}", name))
+            self._m.validate()
+        return property(get, set_)
+
+    young = _setter("young")
+    poisson = _setter("poisson")
+    density = _setter("density")
+    del _setter
+
+
+class SURFACE_MATERIAL:
+    """SURFACE_MATERIAL(solfec | surf1, surf2, model, label, friction, cohesion, restitution,
+    spring, dashpot, hpow): interface law for the surface pair (surf1, surf2); omitting a
+    surface defines the default material used when no pair matches."""
+
+    _counter = 0
+    _fields = ("friction", "cohesion", "restitution", "spring", "dashpot", "hpow")
+
+    def __init__(self, solfec, surf1=None, surf2=None, model="SIGNORINI_COULOMB", label=None,
+                 friction=0.0, cohesion=0.0, restitution=0.0, spring=0.0, dashpot=0.0, hpow=1.0):
+        r = "SURFACE_MATERIAL"
+        A.instance(solfec, SOLFEC, r, "solfec")
+        m = _solfec.SurfaceMaterial()
+        m.is_default = surf1 is None or surf2 is None
+        m.surf1 = 0 if surf1 is None else A.integer(surf1, r, "surf1")
+        m.surf2 = 0 if surf2 is None else A.integer(surf2, r, "surf2")
+        m.model = A.choice(model, r, "model", ("SIGNORINI_COULOMB", "SPRING_DASHPOT"))
+        if model == "SPRING_DASHPOT":
+            raise ValueError("SURFACE_MATERIAL: model 'SPRING_DASHPOT' needs the PENALTY_SOLVER, "
+                             "which is not available in this version; use 'SIGNORINI_COULOMB'")
+        if label is None:
+            SURFACE_MATERIAL._counter += 1
+            label = f"SURFACE_MATERIAL_{SURFACE_MATERIAL._counter}"
+        m.label = A.string(label, r, "label")
+        for name, v in zip(self._fields, (friction, cohesion, restitution, spring, dashpot, hpow)):
+            setattr(m, name, A.number(v, r, name))
+        m.validate()
+        self._m = m
+        self._solfec = solfec
+        solfec._domain.add_surface_material(m)
+        solfec._surface.append(self)
+
+    surf1 = property(lambda self: self._m.surf1)
+    surf2 = property(lambda self: self._m.surf2)
+    label = property(lambda self: self._m.label)
+    model = property(lambda self: self._m.model)
+
+    def _setter(name):
+        def get(self):
+            return getattr(self._m, name)
+
+        def set_(self, v):
+            setattr(self._m, name, A.number(v, f"SURFACE_MATERIAL.{name}", name))
+            self._m.validate()
+            self._solfec._domain.update_surface_material(self._m)
+        return property(get, set_)
+
+    friction = _setter("friction")
+    cohesion = _setter("cohesion")
+    restitution = _setter("restitution")
+    spring = _setter("spring")
+    dashpot = _setter("dashpot")
+    hpow = _setter("hpow")
+    del _setter
+
+
+class TIME_SERIES:
+    """TIME_SERIES(points | label, cache): piecewise-linear function of time from
+    [t0, v0, t1, v1, ...], [[t0, v0], ...], or a path to a two-column text file."""
+
+    def __init__(self, points, label=None, cache=0):
+        r = "TIME_SERIES"
+        if isinstance(points, str):
+            if not os.path.isfile(points):
+                raise ValueError(f"TIME_SERIES: file '{points}' not found (argument 'points')")
+            self._ts = _solfec.TimeSeries.from_file(points)
+        else:
+            seq = A.sequence(points, r, "points")
+            if seq and isinstance(seq[0], (list, tuple)):
+                flat = []
+                for i, pair in enumerate(seq):
+                    flat.extend(A.vec(pair, 2, r, f"points[{i}]"))
+            else:
+                flat = A.numbers_list(seq, r, "points", 2, 2)
+            self._ts = _solfec.TimeSeries(flat[0::2], flat[1::2])
+        self.label = label
+
+    @classmethod
+    def _wrap(cls, ts):
+        obj = cls.__new__(cls)
+        obj._ts = ts
+        obj.label = None
+        return obj
+
+    @property
+    def times(self):
+        return list(self._ts.times)
+
+    @property
+    def values(self):
+        return list(self._ts.values)
+
+    @property
+    def derivative(self):
+        return TIME_SERIES._wrap(self._ts.derivative())
+
+    @property
+    def integral(self):
+        return TIME_SERIES._wrap(self._ts.integral())
+
+    def __call__(self, t):
+        return self._ts.value(A.number(t, "TIME_SERIES", "t"))
+
+
+class BODY:
+    """BODY(solfec, kind, shape, material | label, form, mesh): a body of kind 'RIGID',
+    'PSEUDO_RIGID', 'FINITE_ELEMENT' or 'OBSTACLE'; the shape (object or list) is emptied."""
+
+    def __init__(self, solfec, kind, shape, material, label=None, form="TL", mesh=None,
+                 base=None):
+        r = "BODY"
+        A.instance(solfec, SOLFEC, r, "solfec")
+        A.choice(kind, r, "kind", ("RIGID", "PSEUDO_RIGID", "FINITE_ELEMENT", "OBSTACLE"))
+        if kind in ("PSEUDO_RIGID", "FINITE_ELEMENT"):
+            raise ValueError(f"BODY: kind '{kind}' is not available in this version (argument "
+                             f"'kind'); use 'RIGID' or 'OBSTACLE'")
+        objs = _objects(shape, r)
+        if isinstance(material, str):
+            mat = BYLABEL(solfec, "BULK_MATERIAL", material)
+            if mat is None:
+                raise ValueError(f"BODY: no BULK_MATERIAL labelled '{material}' (argument "
+                                 f"'material')")
+        else:
+            mat = A.instance(material, BULK_MATERIAL, r, "material")
+        if label is not None:
+            A.string(label, r, "label")
+        whole = _solfec.Shape()
+        for o in objs:
+            whole.append(o._get(r).copy())
+        self._solfec = solfec
+        self._id = solfec._domain.add_body(kind, whole, mat._m, label or "")
+        self._material = mat
+        for o in objs:  # BODY empties its shape argument
+            o._shape = None
+        solfec._bodies[self._id] = self
+
+    # --- helpers
+    @property
+    def _d(self):
+        d = self._solfec._domain
+        if not d.has_body(self._id):
+            raise ValueError(f"BODY: body {self._id} has been deleted")
+        return d
+
+    def _mass_center(self):
+        d = self._d
+        return tuple(d.body_point(self._id, d.body_center(self._id)))
+
+    # --- read-only members
+    id = property(lambda self: self._id)
+    kind = property(lambda self: self._d.body_kind(self._id))
+    material = property(lambda self: self._material)
+
+    @property
+    def label(self):
+        lab = self._d.body_label(self._id)
+        return lab if lab else None
+
+    @property
+    def conf(self):
+        return None if self.kind == "OBSTACLE" else self._d.body_conf(self._id)
+
+    @conf.setter
+    def conf(self, v):
+        self._d.set_body_conf(self._id, A.numbers_list(v, "BODY.conf", "conf"))
+
+    @property
+    def velo(self):
+        return None if self.kind == "OBSTACLE" else self._d.body_velo(self._id)
+
+    @velo.setter
+    def velo(self, v):
+        self._d.set_body_velo(self._id, A.numbers_list(v, "BODY.velo", "velo"))
+
+    mass = property(lambda self: self._d.body_mass(self._id))
+    volume = property(lambda self: self._d.body_volume(self._id))
+    center = property(lambda self: tuple(self._d.body_center(self._id)))
+    tensor = property(lambda self: self._d.body_tensor(self._id))
+
+    @property
+    def constraints(self):
+        from .constraints import CONSTRAINT
+        return [CONSTRAINT._wrap(self._solfec, i) for i in self._d.body_constraint_ids(self._id)]
+
+    @property
+    def ncon(self):
+        return len(self._d.body_constraint_ids(self._id))
+
+    # --- read/write members
+    @property
+    def scheme(self):
+        return self._d.body_scheme(self._id)
+
+    @scheme.setter
+    def scheme(self, v):
+        A.choice(v, "BODY.scheme", "scheme", ("DEFAULT", "RIG_POS", "RIG_NEG", "RIG_IMP",
+                                              "DEF_EXP", "DEF_LIM", "DEF_LIM2", "DEF_IMP"))
+        if v.startswith("DEF_") and self.kind in ("RIGID", "OBSTACLE"):
+            raise ValueError(f"BODY.scheme: '{v}' is for deformable bodies; a {self.kind} body "
+                             f"takes 'DEFAULT', 'RIG_POS', 'RIG_NEG' or 'RIG_IMP'")
+        self._d.set_body_scheme(self._id, v)
+
+    @property
+    def damping(self):
+        return self._d.body_damping(self._id)
+
+    @damping.setter
+    def damping(self, v):
+        self._d.set_body_damping(self._id, A.positive(v, "BODY.damping", "damping", True))
+
+    @property
+    def selfcontact(self):
+        return "ON" if self._d.body_selfcontact(self._id) else "OFF"
+
+    @selfcontact.setter
+    def selfcontact(self, v):
+        self._d.set_body_selfcontact(self._id, A.onoff(v, "BODY.selfcontact", "selfcontact"))
+
+    def __repr__(self):
+        return f"<BODY {self._id} {self.kind} label={self.label!r}>"
+
+
+def BYLABEL(solfec, kind, label):
+    """BYLABEL(solfec, kind, label): the labelled BODY, SURFACE_MATERIAL or BULK_MATERIAL, or
+    None."""
+    r = "BYLABEL"
+    A.instance(solfec, SOLFEC, r, "solfec")
+    kind = A.choice(kind, r, "kind", ("BODY", "SURFACE_MATERIAL", "BULK_MATERIAL",
+                                      "SURFACE MATERIAL", "BULK MATERIAL"))
+    A.string(label, r, "label")
+    if kind == "BODY":
+        pool = solfec.bodies
+    elif kind.startswith("SURFACE"):
+        pool = solfec._surface
+    else:
+        pool = solfec._bulk
+    for obj in pool:
+        if obj.label == label:
+            return obj
+    return None
+
+
+def BODY_CHARS(body, mass, volume, center, tensor):
+    """BODY_CHARS(body, mass, volume, center, tensor): overwrites the inertia characteristics
+    (mass [kg], volume [m^3], referential centre, referential inertia tensor (9, column-wise))."""
+    r = "BODY_CHARS"
+    A.instance(body, BODY, r, "body")
+    m = A.positive(mass, r, "mass")
+    v = A.positive(volume, r, "volume")
+    c = A.vec3(center, r, "center")
+    t = A.vec(tensor, 9, r, "tensor")
+    import numpy as np
+    T = np.array(t).reshape(3, 3).T
+    body._d.set_characteristics(body._id, m, v, c, T)
+
+
+def INITIAL_VELOCITY(body, linear, angular):
+    """INITIAL_VELOCITY(body, linear, angular): spatial linear velocity of the mass centre
+    [m/s] and spatial angular velocity [rad/s]."""
+    r = "INITIAL_VELOCITY"
+    A.instance(body, BODY, r, "body")
+    body._d.set_initial_velocity(body._id, A.vec3(linear, r, "linear"),
+                                 A.vec3(angular, r, "angular"))
+
+
+def DELETE(solfec, obj):
+    """DELETE(solfec, object): removes a BODY (with its constraints) or a CONSTRAINT."""
+    from .constraints import CONSTRAINT
+    r = "DELETE"
+    A.instance(solfec, SOLFEC, r, "solfec")
+    if isinstance(obj, BODY):
+        solfec._domain.delete_body(obj._id)
+        solfec._bodies.pop(obj._id, None)
+    elif isinstance(obj, CONSTRAINT):
+        solfec._domain.delete_constraint(obj._id)
+    else:
+        raise TypeError(f"DELETE: argument 'object' must be a BODY or CONSTRAINT, got "
+                        f"{type(obj).__name__}")

@@ -1,0 +1,218 @@
+"""Running simulations and utilities (manual 4.3-4.5): RUN, CALLBACK, OUTPUT, EXTENTS,
+UNPHYSICAL_PENETRATION, GEOMETRIC_EPSILON, CONTACT_*, VIEWER, NCPU, HERE, ENERGY, TIMING,
+DURATION, DISPLACEMENT, VELOCITY and the serial answers of the parallel routines."""
+
+import math
+
+from . import _args as A
+from . import _state
+from .model import BODY, SOLFEC
+from .solvers import GAUSS_SEIDEL_SOLVER
+
+__all__ = ["RUN", "CALLBACK", "OUTPUT", "EXTENTS", "UNPHYSICAL_PENETRATION", "GEOMETRIC_EPSILON",
+           "CONTACT_EXCLUDE_BODIES", "CONTACT_EXCLUDE_OBJECTS", "CONTACT_EXCLUDE_SURFACES",
+           "CONTACT_SPARSIFY", "VIEWER", "NCPU", "HERE", "RANK", "BARRIER", "SUBDIR",
+           "NON_SOLFEC_ARGV", "ENERGY", "TIMING", "DURATION", "DISPLACEMENT", "VELOCITY",
+           "IMBALANCE_TOLERANCE", "WARNINGS"]
+
+_SOLVERS = (GAUSS_SEIDEL_SOLVER,)
+
+
+def RUN(solfec, solver, duration):
+    """RUN(solfec, solver, duration): advances the simulation by `duration` [s]."""
+    r = "RUN"
+    A.instance(solfec, SOLFEC, r, "solfec")
+    A.instance(solver, _SOLVERS, r, "solver", "GAUSS_SEIDEL_SOLVER")
+    dur = A.positive(duration, r, "duration", allow_zero=True)
+    d = solfec._domain
+    d.set_solver_failure(solver._on_failure)
+    d.run(solver._s, dur)
+
+
+def CALLBACK(solfec, interval, data, callback):
+    """CALLBACK(solfec, interval, data, callback): calls callback(*data) every `interval` [s]
+    of simulated time; a return value of 0 stops RUN."""
+    r = "CALLBACK"
+    A.instance(solfec, SOLFEC, r, "solfec")
+    dt = A.positive(interval, r, "interval")
+    A.callable_(callback, r, "callback")
+    args = data if isinstance(data, tuple) else (data,)
+
+    def fn():
+        ret = callback(*args)
+        return not (ret is not None and ret == 0)  # 0 (or False) stops RUN
+    solfec._domain.add_callback(dt, fn)
+
+
+def OUTPUT(solfec, interval, compression="OFF"):
+    """OUTPUT(solfec, interval | compression): output frame interval [s] and compression."""
+    r = "OUTPUT"
+    A.instance(solfec, SOLFEC, r, "solfec")
+    solfec._output_interval = A.positive(interval, r, "interval", allow_zero=True)
+    solfec._output_compression = A.onoff(compression, r, "compression")
+
+
+def EXTENTS(solfec, extents):
+    """EXTENTS(solfec, (xmin, ymin, zmin, xmax, ymax, zmax)): bodies leaving are deleted."""
+    r = "EXTENTS"
+    A.instance(solfec, SOLFEC, r, "solfec")
+    e = A.vec(extents, 6, r, "extents")
+    if not all(e[i] < e[i + 3] for i in range(3)):
+        raise ValueError(f"EXTENTS: argument 'extents' needs min < max on every axis, got {e}")
+    solfec._domain.set_extents(e)
+
+
+def UNPHYSICAL_PENETRATION(solfec, depth):
+    """UNPHYSICAL_PENETRATION(solfec, depth): stop with an error once a gap < -depth [m]."""
+    r = "UNPHYSICAL_PENETRATION"
+    A.instance(solfec, SOLFEC, r, "solfec")
+    solfec._domain.penetration_depth = A.positive(depth, r, "depth")
+
+
+def GEOMETRIC_EPSILON(epsilon):
+    """GEOMETRIC_EPSILON(epsilon): geometric tolerance [m] (default 1e-6)."""
+    eps = A.positive(epsilon, "GEOMETRIC_EPSILON", "epsilon")
+    _state.geometric_epsilon = eps
+    for ref in _state.solfec_objects:
+        s = ref()
+        if s is not None:
+            s._domain.geometric_epsilon = eps
+
+
+def CONTACT_EXCLUDE_BODIES(body1, body2):
+    """CONTACT_EXCLUDE_BODIES(body1, body2): no contact detection between the two bodies."""
+    r = "CONTACT_EXCLUDE_BODIES"
+    A.instance(body1, BODY, r, "body1")
+    A.instance(body2, BODY, r, "body2")
+    if body1._solfec is not body2._solfec:
+        raise ValueError(f"{r}: the bodies belong to different SOLFEC objects")
+    body1._solfec._domain.exclude_bodies(body1._id, body2._id)
+
+
+def CONTACT_EXCLUDE_OBJECTS(body1, point1, body2, point2):
+    """CONTACT_EXCLUDE_OBJECTS(body1, point1, body2, point2): no contact between the geometric
+    objects (convexes, spheres, elements) containing the referential points."""
+    r = "CONTACT_EXCLUDE_OBJECTS"
+    A.instance(body1, BODY, r, "body1")
+    A.instance(body2, BODY, r, "body2")
+    d = body1._solfec._domain
+    p1 = d.body_piece_at(body1._id, A.vec3(point1, r, "point1"))
+    p2 = d.body_piece_at(body2._id, A.vec3(point2, r, "point2"))
+    for p, a in ((p1, "point1"), (p2, "point2")):
+        if p < 0:
+            raise ValueError(f"{r}: argument '{a}' lies in no geometric object of its body")
+    d.exclude_objects(body1._id, p1, body2._id, p2)
+
+
+def CONTACT_EXCLUDE_SURFACES(solfec, surf1, surf2):
+    """CONTACT_EXCLUDE_SURFACES(solfec, surf1, surf2): no contact between the surface pair."""
+    r = "CONTACT_EXCLUDE_SURFACES"
+    A.instance(solfec, SOLFEC, r, "solfec")
+    solfec._domain.exclude_surfaces(A.integer(surf1, r, "surf1"), A.integer(surf2, r, "surf2"))
+
+
+def CONTACT_SPARSIFY(solfec, threshold=0.01, minarea=0.0, mindist=None):
+    """CONTACT_SPARSIFY(solfec | threshold, minarea, mindist): contact sparsification
+    (manual 6.2): area-ratio threshold in [0, 1], minimal area [m^2], minimal distance [m]."""
+    r = "CONTACT_SPARSIFY"
+    A.instance(solfec, SOLFEC, r, "solfec")
+    t = A.number(threshold, r, "threshold")
+    if not 0.0 <= t <= 1.0:
+        raise ValueError(f"{r}: argument 'threshold' must lie in [0, 1], got {threshold!r}")
+    a = A.positive(minarea, r, "minarea", allow_zero=True)
+    m = _state.geometric_epsilon if mindist is None else A.positive(mindist, r, "mindist", True)
+    solfec._domain.set_sparsify(t, a, m)
+
+
+def VIEWER():
+    """VIEWER(): True when the deck runs under the viewer (solfec -v)."""
+    return bool(_state.options["viewer"])
+
+
+def NCPU(solfec=None):
+    """NCPU(| solfec): number of processors (1 in a serial run)."""
+    return 1
+
+
+def HERE(solfec, obj):
+    """HERE(solfec, object): True if the object is on this processor (always, in serial)."""
+    return True
+
+
+def RANK():
+    """RANK(): this processor's rank (0 in serial)."""
+    return 0
+
+
+def BARRIER():
+    """BARRIER(): synchronises processors (no-op in serial)."""
+    return True
+
+
+def SUBDIR():
+    """SUBDIR(): the -s sub-directory given on the command line, or None."""
+    return _state.options["subdir"]
+
+
+def NON_SOLFEC_ARGV():
+    """NON_SOLFEC_ARGV(): command-line arguments after the deck path, or None."""
+    return list(_state.options["argv"]) or None
+
+
+def IMBALANCE_TOLERANCE(solfec, tolerance, lockdir="OFF", degenratio=10.0, weightfactor=1.0,
+                        updatefreq=10):
+    """IMBALANCE_TOLERANCE(solfec, tolerance | ...): parallel balancing; ignored in serial runs."""
+    r = "IMBALANCE_TOLERANCE"
+    A.instance(solfec, SOLFEC, r, "solfec")
+    if A.number(tolerance, r, "tolerance") < 1.0:
+        raise ValueError(f"{r}: argument 'tolerance' must be >= 1, got {tolerance!r}")
+
+
+def WARNINGS(flag):
+    """WARNINGS('ON' | 'OFF'): enables or disables warnings."""
+    A.onoff(flag, "WARNINGS", "flag")
+
+
+def ENERGY(solfec, obj=None):
+    """ENERGY(solfec | object): (kinetic, internal, external, contact, friction) [J] of the
+    whole model, a BODY or a list of bodies; external = work of applied loads, contact and
+    friction = work of normal and tangential contact reactions."""
+    r = "ENERGY"
+    A.instance(solfec, SOLFEC, r, "solfec")
+    d = solfec._domain
+    if obj is None or obj is solfec:
+        return d.energy()
+    if isinstance(obj, BODY):
+        return d.energy_of([obj._id])
+    if isinstance(obj, (list, tuple)):
+        return d.energy_of([A.instance(b, BODY, r, "object")._id for b in obj])
+    raise TypeError(f"ENERGY: argument 'object' must be a SOLFEC, BODY or list of bodies, got "
+                    f"{type(obj).__name__}")
+
+
+def TIMING(solfec, kind):
+    """TIMING(solfec, kind): wall time [s] of a stage in the last step ('TIMINT', 'CONUPD',
+    'CONDET', 'LOCDYN', 'CONSOL', 'PARBAL')."""
+    A.instance(solfec, SOLFEC, "TIMING", "solfec")
+    return solfec._domain.timing(A.string(kind, "TIMING", "kind"))
+
+
+def DURATION(solfec):
+    """DURATION(solfec): the current time in WRITE mode."""
+    A.instance(solfec, SOLFEC, "DURATION", "solfec")
+    return solfec._domain.time
+
+
+def DISPLACEMENT(body, point):
+    """DISPLACEMENT(body, point): displacement (dx, dy, dz) [m] of a referential point."""
+    A.instance(body, BODY, "DISPLACEMENT", "body")
+    p = A.vec3(point, "DISPLACEMENT", "point")
+    x = body._d.body_point(body._id, p)
+    return tuple(float(a - b) for a, b in zip(x, p))
+
+
+def VELOCITY(body, point):
+    """VELOCITY(body, point): spatial velocity (vx, vy, vz) [m/s] of a referential point."""
+    A.instance(body, BODY, "VELOCITY", "body")
+    p = A.vec3(point, "VELOCITY", "point")
+    return tuple(float(v) for v in body._d.body_point_velocity(body._id, p))

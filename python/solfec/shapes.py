@@ -1,0 +1,287 @@
+"""Geometric objects and shape routines of the deck language (manual 4.1.1-4.1.3, 4.4):
+CONVEX, HULL, SPHERE, MESH, HEX, COPY, TRANSLATE, ROTATE, SCALE, SPLIT, MASS_CENTER."""
+
+from . import _args as A
+from ._solfec import Shape as _Shape
+from . import _solfec
+
+__all__ = ["CONVEX", "HULL", "SPHERE", "MESH", "HEX", "COPY", "TRANSLATE", "ROTATE", "SCALE",
+           "SPLIT", "MASS_CENTER"]
+
+
+class _ShapeObject:
+    """Common part of CONVEX, SPHERE and MESH: holds the core shape until a routine empties it."""
+
+    _kind = "SHAPE"
+
+    @classmethod
+    def _wrap(cls, shape):
+        obj = cls.__new__(cls)
+        obj._shape = shape
+        return obj
+
+    def _get(self, routine="", arg="shape"):
+        if self._shape is None:
+            where = f"{routine}: " if routine else ""
+            raise ValueError(f"{where}the {self._kind} object (argument '{arg}') was emptied by an "
+                             f"earlier BODY or SPLIT; use COPY to keep a shape for reuse")
+        return self._shape
+
+    def _take(self, routine, arg="shape"):
+        s = self._get(routine, arg)
+        self._shape = None
+        return s
+
+    def __repr__(self):
+        if self._shape is None:
+            return f"<{self._kind} (emptied)>"
+        return f"<{self._kind}>"
+
+
+class CONVEX(_ShapeObject):
+    """CONVEX(vertices, faces, volid | convex): a convex polyhedron, or a collection of them
+    when `convex` (emptied) is given. vertices [x0, y0, z0, ...]; faces [n, v1..vn, surfid, ...]
+    with vertices counter-clockwise seen from outside."""
+
+    _kind = "CONVEX"
+
+    def __init__(self, vertices, faces, volid, convex=None):
+        r = "CONVEX"
+        v = A.numbers_list(vertices, r, "vertices", 3, 12)
+        f = A.integers_list(faces, r, "faces")
+        vid = A.integer(volid, r, "volid")
+        s = _Shape()
+        s.add_convex(v, f, vid)
+        if convex is not None:
+            A.instance(convex, CONVEX, r, "convex")
+            s.append(convex._take(r, "convex"))
+        self._shape = s
+
+    @property
+    def nver(self):
+        return len(self._get().convex_vertices())
+
+    def vertex(self, n):
+        verts = self._get().convex_vertices()
+        n = A.integer(n, "CONVEX.vertex", "n")
+        if not 0 <= n < len(verts):
+            raise IndexError(f"CONVEX.vertex: index {n} out of range [0, {len(verts)})")
+        return verts[n]
+
+
+def HULL(points, volid, surfid, convex=None):
+    """HULL(points, volid, surfid | convex): convex hull of a point set [x0, y0, z0, ...]."""
+    r = "HULL"
+    p = A.numbers_list(points, r, "points", 3, 3)
+    s = _solfec.hull(p, A.integer(volid, r, "volid"), A.integer(surfid, r, "surfid"))
+    if convex is not None:
+        A.instance(convex, CONVEX, r, "convex")
+        s.append(convex._take(r, "convex"))
+    return CONVEX._wrap(s)
+
+
+class SPHERE(_ShapeObject):
+    """SPHERE(center, radius, volid, surfid | sphere): a sphere (or a collection of them)."""
+
+    _kind = "SPHERE"
+
+    def __init__(self, center, radius, volid, surfid, sphere=None):
+        r = "SPHERE"
+        c = A.vec3(center, r, "center")
+        rad = A.positive(radius, r, "radius")
+        s = _Shape()
+        s.add_sphere(c, rad, A.integer(volid, r, "volid"), A.integer(surfid, r, "surfid"))
+        if sphere is not None:
+            A.instance(sphere, SPHERE, r, "sphere")
+            s.append(sphere._take(r, "sphere"))
+        self._shape = s
+
+    @property
+    def center(self):
+        return self._get().spheres()[0][0]
+
+    @property
+    def radius(self):
+        return self._get().spheres()[0][1]
+
+
+class MESH(_ShapeObject):
+    """MESH(nodes, elements, surfids): a volume mesh of tetrahedra (4 nodes), pyramids (5),
+    wedges (6) and hexahedra (8). elements [k, n1..nk, volid, ...]; surfids gid or
+    [gid, k, n1..nk, sid, ...] (k = 3 or 4)."""
+
+    _kind = "MESH"
+
+    def __init__(self, nodes, elements, surfids):
+        r = "MESH"
+        n = A.numbers_list(nodes, r, "nodes", 3, 12)
+        e = A.integers_list(elements, r, "elements")
+        if isinstance(surfids, bool) or not isinstance(surfids, (int, list, tuple)):
+            raise TypeError(f"MESH: argument 'surfids' must be an integer or a list, got "
+                            f"{type(surfids).__name__}")
+        sids = [surfids] if isinstance(surfids, int) else A.integers_list(surfids, r, "surfids")
+        s = _Shape()
+        s.add_mesh(n, e, sids)
+        self._shape = s
+
+    @property
+    def nnod(self):
+        return len(self._get().mesh_nodes())
+
+    def node(self, n, x=None, y=None, z=None):
+        nodes = self._get().mesh_nodes()
+        n = A.integer(n, "MESH.node", "n")
+        if not 0 <= n < len(nodes):
+            raise IndexError(f"MESH.node: index {n} out of range [0, {len(nodes)})")
+        if x is not None:
+            p = (A.number(x, "MESH.node", "x"), A.number(y, "MESH.node", "y"),
+                 A.number(z, "MESH.node", "z"))
+            self._shape.set_mesh_node(n, p)
+            return p
+        return nodes[n]
+
+    def nodes_on_surface(self, surfid):
+        return list(self._get().nodes_on_surface(A.integer(surfid, "MESH.nodes_on_surface",
+                                                           "surfid")))
+
+
+def HEX(nodes, i, j, k, volid, surfids, dx=None, dy=None, dz=None):
+    """HEX(nodes, i, j, k, volid, surfids | dx, dy, dz): hexahedral MESH spanned on 8 corners."""
+    r = "HEX"
+    n = A.numbers_list(nodes, r, "nodes", 3, 24)
+    if len(n) != 24:
+        raise ValueError(f"HEX: argument 'nodes' must hold 8 points (24 numbers), got {len(n)}")
+    ijk = [A.integer(v, r, a) for v, a in ((i, "i"), (j, "j"), (k, "k"))]
+    for v, a in zip(ijk, "ijk"):
+        if v < 1:
+            raise ValueError(f"HEX: argument '{a}' must be >= 1, got {v}")
+    sids = A.integers_list(surfids, r, "surfids")
+    if len(sids) != 6:
+        raise ValueError(f"HEX: argument 'surfids' must list 6 surface ids, got {len(sids)}")
+    grading = []
+    for g, a, cnt in ((dx, "dx", ijk[0]), (dy, "dy", ijk[1]), (dz, "dz", ijk[2])):
+        if g is None:
+            grading.append([])
+            continue
+        lst = A.numbers_list(g, r, a)
+        if len(lst) != cnt:
+            raise ValueError(f"HEX: argument '{a}' has {len(lst)} entries but {cnt} subdivisions")
+        if any(x <= 0 for x in lst):
+            raise ValueError(f"HEX: argument '{a}' must hold positive ratios")
+        grading.append(lst)
+    s = _solfec.hex(n, ijk[0], ijk[1], ijk[2], A.integer(volid, r, "volid"), sids, *grading)
+    return MESH._wrap(s)
+
+
+def _objects(shape, routine, arg="shape"):
+    """A shape argument as a flat list of shape objects (an object or a list of them)."""
+    if isinstance(shape, _ShapeObject):
+        return [shape]
+    if isinstance(shape, (list, tuple)):
+        out = []
+        for i, s in enumerate(shape):
+            if not isinstance(s, _ShapeObject):
+                raise TypeError(f"{routine}: element {i} of argument '{arg}' must be a CONVEX, "
+                                f"MESH or SPHERE, got {type(s).__name__}")
+            out.append(s)
+        if not out:
+            raise ValueError(f"{routine}: argument '{arg}' is an empty list; pass a CONVEX, "
+                             f"MESH or SPHERE")
+        return out
+    raise TypeError(f"{routine}: argument '{arg}' must be a CONVEX, MESH, SPHERE or a list of them,"
+                    f" got {type(shape).__name__}")
+
+
+def _is_point(v):
+    return isinstance(v, tuple) and len(v) == 3 and all(
+        isinstance(x, (int, float)) and not isinstance(x, bool) for x in v)
+
+
+def COPY(shape):
+    """COPY(shape): a deep copy of an object or a list of objects."""
+    if isinstance(shape, (list, tuple)):
+        return [COPY(s) for s in _objects(shape, "COPY")]
+    obj = _objects(shape, "COPY")[0]
+    return type(obj)._wrap(obj._get("COPY").copy())
+
+
+def TRANSLATE(shape, vector):
+    """TRANSLATE(shape | point, vector): translates in place (a point tuple gives a new tuple)."""
+    v = A.vec3(vector, "TRANSLATE", "vector")
+    if _is_point(shape):
+        return tuple(a + b for a, b in zip(shape, v))
+    for o in _objects(shape, "TRANSLATE"):
+        o._get("TRANSLATE").translate(v)
+    return shape
+
+
+def ROTATE(shape, point, vector, angle):
+    """ROTATE(shape | point, point, vector, angle): rotation about an axis by angle [degrees]."""
+    r = "ROTATE"
+    p = A.vec3(point, r, "point")
+    ax = A.direction(vector, r, "vector")
+    ang = A.number(angle, r, "angle")
+    if _is_point(shape):
+        tmp = _Shape()
+        tmp.add_sphere(A.vec3(shape, r, "shape"), 1.0, 0, 0)
+        tmp.rotate(p, ax, ang)
+        return tuple(tmp.spheres()[0][0])
+    for o in _objects(shape, r):
+        o._get(r).rotate(p, ax, ang)
+    return shape
+
+
+def SCALE(shape, coefs):
+    """SCALE(shape | point, coefs): scales along x, y, z (a point tuple gives a new tuple)."""
+    c = A.vec3(coefs, "SCALE", "coefs")
+    if _is_point(shape):
+        return tuple(a * b for a, b in zip(shape, c))
+    if any(x == 0 for x in c):
+        raise ValueError("SCALE: argument 'coefs' has a zero factor; a shape cannot be flattened")
+    for o in _objects(shape, "SCALE"):
+        o._get("SCALE").scale(c)
+    return shape
+
+
+def _wrap_parts(s):
+    if s.empty:
+        return None
+    if s.num_spheres == 0:
+        return CONVEX._wrap(s)
+    return SPHERE._wrap(s)
+
+
+def SPLIT(shape, point, normal, surfid=(0, 0), topoadj="OFF", remesh="ON"):
+    """SPLIT(shape, point, normal | surfid): (below, above) parts cut by a plane; the shape is
+    emptied; cut faces get surfid[0] below and surfid[1] above; None for an empty side."""
+    r = "SPLIT"
+    objs = _objects(shape, r)
+    p = A.vec3(point, r, "point")
+    n = A.direction(normal, r, "normal")
+    sid = A.vec(surfid, 2, r, "surfid")
+    sid = (int(sid[0]), int(sid[1]))
+    kinds = {type(o) for o in objs}
+    if MESH in kinds:
+        raise ValueError("SPLIT: MESH shapes cannot be split (argument 'shape'); pass CONVEX or "
+                         "SPHERE objects")
+    if len(kinds) > 1:
+        raise ValueError("SPLIT: mixed CONVEX and SPHERE input (argument 'shape'); split them "
+                         "separately")
+    whole = _Shape()
+    for o in objs:
+        whole.append(o._get(r).copy())
+    below, above = whole.split(p, n, sid)
+    for o in objs:
+        o._shape = None
+    return _wrap_parts(below), _wrap_parts(above)
+
+
+def MASS_CENTER(shape):
+    """MASS_CENTER(shape | body): mass centre (x, y, z) of shapes (uniform density) or a body."""
+    from .model import BODY
+    if isinstance(shape, BODY):
+        return shape._mass_center()
+    whole = _Shape()
+    for o in _objects(shape, "MASS_CENTER"):
+        whole.append(o._get("MASS_CENTER").copy())
+    return tuple(whole.mass_center())

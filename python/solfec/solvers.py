@@ -1,0 +1,89 @@
+"""Constraint solvers of the deck language (manual 4.1.9): GAUSS_SEIDEL_SOLVER."""
+
+from . import _args as A
+from . import _solfec
+
+__all__ = ["GAUSS_SEIDEL_SOLVER", "SolverError"]
+
+SolverError = _solfec.SolverError
+
+_DIAG = ("SEMISMOOTH_NEWTON", "PROJECTED_GRADIENT", "DE_SAXCE_FENG")
+
+
+class GAUSS_SEIDEL_SOLVER:
+    """GAUSS_SEIDEL_SOLVER(epsilon, maxiter | meritval, failure, diagepsilon, diagmaxiter,
+    diagsolver, data, callback): nonlinear block Gauss-Seidel (manual 9.1). Stops when the
+    relative reaction change is below epsilon or the merit function (manual 8.1) below
+    meritval; on failure ('CONTINUE', 'EXIT' or 'CALLBACK') it continues, raises SolverError,
+    or calls callback(solver, *data) (a return of 0 stops the run)."""
+
+    def __init__(self, epsilon, maxiter, meritval=1e-3, failure="CONTINUE", diagepsilon=None,
+                 diagmaxiter=None, diagsolver="SEMISMOOTH_NEWTON", data=None, callback=None):
+        r = "GAUSS_SEIDEL_SOLVER"
+        self._s = _solfec.GaussSeidelSolver()
+        self.epsilon = epsilon
+        self.maxiter = maxiter
+        self.meritval = meritval
+        self._failure = A.choice(failure, r, "failure", ("CONTINUE", "EXIT", "CALLBACK"))
+        eps, mer = self._s.epsilon, self._s.meritval
+        self.diagepsilon = (min(eps, mer, 1e-4) / 100.0) if diagepsilon is None else diagepsilon
+        self.diagmaxiter = max(100, self._s.maxiter // 100) if diagmaxiter is None else diagmaxiter
+        self.diagsolver = diagsolver
+        if callback is not None:
+            A.callable_(callback, r, "callback")
+        self._callback = callback
+        self._data = data
+
+    def _set(self, name, value, kind):
+        r = f"GAUSS_SEIDEL_SOLVER"
+        if kind == "pos":
+            v = A.positive(value, r, name)
+        elif kind == "int":
+            v = A.integer(value, r, name)
+            if v < 1:
+                raise ValueError(f"{r}: argument '{name}' must be >= 1, got {v}")
+        setattr(self._s, name, v)
+
+    epsilon = property(lambda s: s._s.epsilon, lambda s, v: s._set("epsilon", v, "pos"))
+    maxiter = property(lambda s: s._s.maxiter, lambda s, v: s._set("maxiter", v, "int"))
+    meritval = property(lambda s: s._s.meritval, lambda s, v: s._set("meritval", v, "pos"))
+    diagepsilon = property(lambda s: s._s.diagepsilon, lambda s, v: s._set("diagepsilon", v, "pos"))
+    diagmaxiter = property(lambda s: s._s.diagmaxiter, lambda s, v: s._set("diagmaxiter", v, "int"))
+
+    @property
+    def diagsolver(self):
+        return self._s.diagsolver
+
+    @diagsolver.setter
+    def diagsolver(self, v):
+        self._s.diagsolver = A.choice(v, "GAUSS_SEIDEL_SOLVER", "diagsolver", _DIAG)
+
+    @property
+    def reverse(self):
+        return "ON" if self._s.reverse else "OFF"
+
+    @reverse.setter
+    def reverse(self, v):
+        self._s.reverse = A.onoff(v, "GAUSS_SEIDEL_SOLVER", "reverse")
+
+    failure = property(lambda s: s._failure)
+    error = property(lambda s: s._s.last_stats.error)
+    iters = property(lambda s: s._s.last_stats.iters)
+    rerhist = property(lambda s: list(s._s.last_stats.rerhist))
+    merhist = property(lambda s: list(s._s.last_stats.merhist))
+    merit = property(lambda s: s._s.last_stats.merit)
+
+    # The failure policy seen by RUN: returns False to stop the run.
+    def _on_failure(self, stats):
+        if self._failure == "CONTINUE":
+            return True
+        if self._failure == "EXIT" or self._callback is None:
+            raise SolverError(f"GAUSS_SEIDEL_SOLVER: no convergence in {stats.iters} iterations "
+                              f"(merit {stats.merit:.3e}, error {stats.error}); failure='EXIT'")
+        data = self._data
+        args = () if data is None else (data if isinstance(data, tuple) else (data,))
+        ret = self._callback(self, *args)
+        return not (ret is not None and ret == 0)
+
+    def __repr__(self):
+        return f"<GAUSS_SEIDEL_SOLVER epsilon={self.epsilon} maxiter={self.maxiter}>"

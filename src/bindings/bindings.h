@@ -1,0 +1,14 @@
+// Declarations of the per-area binding functions called by module.cc.
+#pragma once
+
+#include <pybind11/pybind11.h>
+
+namespace solfec::bindings {
+
+void DefineErrors(pybind11::module_& m);    // errors_py.cc
+void DefineBase(pybind11::module_& m);      // base_py.cc: TimeSeries
+void DefineGeometry(pybind11::module_& m);  // geometry_py.cc: Shape and shape routines
+void DefineSolvers(pybind11::module_& m);   // solvers_py.cc: GaussSeidelSolver
+void DefineDomain(pybind11::module_& m);    // domain_py.cc: Domain, bodies, constraints
+
+}  // namespace solfec::bindings

@@ -1,0 +1,426 @@
+// Domain binding: the SOLFEC object's core (bodies, constraints, materials, loads, run
+// control, energies, statistics). Bodies and constraints are addressed by id so that a
+// deleted object gives a clear error in Python instead of a dangling pointer.
+#include <pybind11/eigen.h>
+#include <pybind11/functional.h>
+#include <pybind11/pybind11.h>
+#include <pybind11/stl.h>
+
+#include <cstdio>
+#include <string>
+#include <unistd.h>
+
+#include "base/errors.h"
+#include "base/math.h"
+#include "bindings/bindings.h"
+#include "body/body_factory.h"
+#include "domain/domain.h"
+#include "domain/progress.h"
+
+namespace py = pybind11;
+
+namespace solfec::bindings {
+
+using body::Body;
+using contact::Constraint;
+using contact::ConstraintKind;
+using domain::Domain;
+
+namespace {
+
+Body& GetBody(const Domain& d, Id id) {
+  Body* b = d.FindBody(id);
+  if (!b) throw InputError("BODY: body " + std::to_string(id) + " was deleted");
+  return *b;
+}
+
+Constraint& GetConstraint(Domain& d, Id id) {
+  Constraint* c = d.FindConstraint(id);
+  if (!c) throw InputError("CONSTRAINT: constraint " + std::to_string(id) + " no longer exists");
+  return *c;
+}
+
+body::BodyKind ParseKind(const std::string& k) {
+  if (k == "RIGID") return body::BodyKind::kRigid;
+  if (k == "OBSTACLE") return body::BodyKind::kObstacle;
+  if (k == "PSEUDO_RIGID") return body::BodyKind::kPseudoRigid;
+  if (k == "FINITE_ELEMENT") return body::BodyKind::kFiniteElement;
+  throw InputError("BODY: unknown kind '" + k +
+                   "' (argument 'kind'); use 'RIGID', 'PSEUDO_RIGID', 'FINITE_ELEMENT' or "
+                   "'OBSTACLE'");
+}
+
+const std::vector<std::pair<body::Scheme, std::string>> kSchemes = {
+    {body::Scheme::kDefault, "DEFAULT"}, {body::Scheme::kRigPos, "RIG_POS"},
+    {body::Scheme::kRigNeg, "RIG_NEG"},  {body::Scheme::kRigImp, "RIG_IMP"},
+    {body::Scheme::kDefExp, "DEF_EXP"},  {body::Scheme::kDefLim, "DEF_LIM"},
+    {body::Scheme::kDefLim2, "DEF_LIM2"}, {body::Scheme::kDefImp, "DEF_IMP"}};
+
+ScalarOrSeries ToScalarOrSeries(const py::object& v) {
+  if (py::isinstance<TimeSeries>(v)) return ScalarOrSeries(v.cast<TimeSeries>());
+  return ScalarOrSeries(v.cast<double>());
+}
+
+py::tuple Tuple(const VecX& v) {
+  py::tuple t(v.size());
+  for (Eigen::Index i = 0; i < v.size(); ++i) t[i] = v[i];
+  return t;
+}
+
+py::tuple TupleMat(const Mat3& m) {  // column-wise 9-tuple
+  py::tuple t(9);
+  for (int j = 0; j < 3; ++j)
+    for (int i = 0; i < 3; ++i) t[3 * j + i] = m(i, j);
+  return t;
+}
+
+// Manual base layout: (eT1x, eT2x, eNx, eT1y, eT2y, eNy, eT1z, eT2z, eNz) = row-wise.
+py::tuple BaseTuple(const Mat3& b) {
+  py::tuple t(9);
+  for (int i = 0; i < 3; ++i)
+    for (int j = 0; j < 3; ++j) t[3 * i + j] = b(i, j);
+  return t;
+}
+
+py::tuple EnergyTuple(const domain::Energy& e) {
+  return py::make_tuple(e.kinetic, e.internal, e.external, e.contact, e.friction);
+}
+
+void DefineBodyAccess(py::class_<Domain>& c) {
+  c.def("add_body",
+        [](Domain& d, const std::string& kind, geometry::Shape& shape,
+           const material::BulkMaterial& mat, const std::string& label) {
+          auto b = body::MakeBody(ParseKind(kind), shape, mat, label);
+          shape = geometry::Shape();  // BODY empties its shape argument
+          return d.AddBody(std::move(b)).id();
+        },
+        py::arg("kind"), py::arg("shape"), py::arg("material"), py::arg("label"))
+      .def("delete_body", &Domain::DeleteBody)
+      .def("has_body", [](const Domain& d, Id id) { return d.FindBody(id) != nullptr; })
+      .def("body_ids",
+           [](const Domain& d) {
+             std::vector<Id> ids;
+             for (const auto& b : d.bodies()) ids.push_back(b->id());
+             return ids;
+           })
+      .def("body_kind", [](const Domain& d, Id id) { return body::KindName(GetBody(d, id).kind()); })
+      .def("body_label", [](const Domain& d, Id id) { return GetBody(d, id).label(); })
+      .def("body_conf", [](const Domain& d, Id id) { return Tuple(GetBody(d, id).q()); })
+      .def("body_velo", [](const Domain& d, Id id) { return Tuple(GetBody(d, id).u()); })
+      .def("set_body_conf",
+           [](Domain& d, Id id, const VecX& q) {
+             Body& b = GetBody(d, id);
+             if (q.size() != b.q().size())
+               throw InputError("BODY.conf: expected " + std::to_string(b.q().size()) + " values");
+             b.mutable_q() = q;
+             b.UpdateShape();
+           })
+      .def("set_body_velo",
+           [](Domain& d, Id id, const VecX& u) {
+             Body& b = GetBody(d, id);
+             if (u.size() != b.u().size())
+               throw InputError("BODY.velo: expected " + std::to_string(b.u().size()) + " values");
+             b.mutable_u() = u;
+           })
+      .def("body_mass", [](const Domain& d, Id id) { return GetBody(d, id).mass(); })
+      .def("body_volume", [](const Domain& d, Id id) { return GetBody(d, id).volume(); })
+      .def("body_center", [](const Domain& d, Id id) { return Vec3(GetBody(d, id).center()); })
+      .def("body_tensor", [](const Domain& d, Id id) { return TupleMat(GetBody(d, id).tensor()); })
+      .def("body_scheme",
+           [](const Domain& d, Id id) { return std::string(body::SchemeName(GetBody(d, id).scheme)); })
+      .def("set_body_scheme",
+           [](Domain& d, Id id, const std::string& s) {
+             for (const auto& [sch, name] : kSchemes)
+               if (name == s) {
+                 GetBody(d, id).scheme = sch;
+                 return;
+               }
+             throw InputError("BODY.scheme: unknown scheme '" + s +
+                              "'; use 'DEFAULT', 'RIG_POS', 'RIG_NEG', 'RIG_IMP', 'DEF_EXP', "
+                              "'DEF_LIM', 'DEF_LIM2' or 'DEF_IMP'");
+           })
+      .def("body_damping", [](const Domain& d, Id id) { return GetBody(d, id).damping; })
+      .def("set_body_damping", [](Domain& d, Id id, double v) { GetBody(d, id).damping = v; })
+      .def("body_selfcontact", [](const Domain& d, Id id) { return GetBody(d, id).selfcontact; })
+      .def("set_body_selfcontact", [](Domain& d, Id id, bool v) { GetBody(d, id).selfcontact = v; })
+      .def("set_initial_velocity",
+           [](Domain& d, Id id, const Vec3& lin, const Vec3& ang) {
+             GetBody(d, id).SetInitialVelocity(lin, ang);
+           })
+      .def("set_characteristics",
+           [](Domain& d, Id id, double mass, double volume, const Vec3& center, const Mat3& tensor) {
+             GetBody(d, id).SetCharacteristics(mass, volume, center, tensor);
+           })
+      .def("body_point",
+           [](const Domain& d, Id id, const Vec3& X) { return GetBody(d, id).SpatialPoint(X); })
+      .def("body_point_velocity",
+           [](const Domain& d, Id id, const Vec3& X) { return GetBody(d, id).PointVelocity(X); })
+      .def("body_constraint_ids",
+           [](const Domain& d, Id id) {
+             const Body* b = &GetBody(d, id);
+             std::vector<Id> ids;
+             for (const Constraint& c : d.constraints())
+               if (c.body1 == b || c.body2 == b) ids.push_back(c.id);
+             return ids;
+           })
+      .def("add_load",
+           [](Domain& d, Id id, bool torque, bool convected, const Vec3& point, const Vec3& dir,
+              const py::object& value,
+              std::function<VecX(const VecX&, const VecX&, double, double)> callback) {
+             body::PointLoad l;
+             l.type = torque ? body::PointLoad::Type::kTorque : body::PointLoad::Type::kForce;
+             l.convected = convected;
+             l.point = point;
+             l.direction = dir.normalized();
+             if (callback) {
+               l.callback = std::move(callback);
+             } else {
+               l.value = ToScalarOrSeries(value);
+             }
+             GetBody(d, id).loads().push_back(std::move(l));
+           },
+           py::arg("body"), py::arg("torque"), py::arg("convected"), py::arg("point"),
+           py::arg("direction"), py::arg("value"), py::arg("callback"));
+}
+
+void DefineConstraintAccess(py::class_<Domain>& c) {
+  c.def("add_constraint",
+        [](Domain& d, const std::string& kind, Id b1, Id b2, const Vec3& p1, const Vec3& p2,
+           const Vec3& dir, const py::object& value, double strength) {
+          Constraint con;
+          Body* body1 = b1 >= 0 ? &GetBody(d, b1) : nullptr;
+          Body* body2 = b2 >= 0 ? &GetBody(d, b2) : nullptr;
+          con.body1 = body1;
+          con.X1 = p1;
+          con.strength = strength;
+          if (kind == "FIXPNT") {
+            con.kind = ConstraintKind::kFixPoint;
+            con.X_origin = body1->SpatialPoint(p1);
+          } else if (kind == "FIXDIR") {
+            con.kind = ConstraintKind::kFixDirection;
+            con.X_origin = body1->SpatialPoint(p1);
+            con.base = BaseFromNormal(dir.normalized());
+          } else if (kind == "VELODIR" || kind == "SETDISP" || kind == "SETACC") {
+            con.kind = ConstraintKind::kVeloDir;
+            con.X_origin = body1->SpatialPoint(p1);
+            con.base = BaseFromNormal(dir.normalized());
+            if (kind == "SETDISP") {
+              con.has_displacement = true;
+              con.displacement = value.cast<TimeSeries>();
+            } else if (kind == "SETACC") {
+              con.velocity = ScalarOrSeries(value.cast<TimeSeries>().Integral());
+            } else {
+              con.velocity = ToScalarOrSeries(value);
+            }
+          } else if (kind == "RIGLNK") {
+            con.kind = ConstraintKind::kRigidLink;
+            // Normalised so that body2 always moves: a missing body is an anchor in space.
+            if (!body2) {
+              con.body1 = nullptr;
+              con.body2 = body1;
+              con.X2 = p1;
+              con.X_origin = p2;
+            } else if (!body1) {
+              con.body2 = body2;
+              con.X2 = p2;
+              con.X_origin = p1;
+            } else {
+              con.body2 = body2;
+              con.X2 = p2;
+            }
+            const Vec3 x1 = con.body1 ? con.body1->SpatialPoint(con.X1) : con.X_origin;
+            const Vec3 x2 = con.body2->SpatialPoint(con.X2);
+            con.length = (x2 - x1).norm();
+            if (con.length > 0.0) con.base = BaseFromNormal((x2 - x1) / con.length);
+            con.point = x1;
+            con.point2 = x2;
+          } else {
+            throw InputError("internal: unknown constraint kind " + kind);
+          }
+          if (con.kind != ConstraintKind::kRigidLink) con.point = body1->SpatialPoint(p1);
+          return d.AddConstraint(std::move(con)).id;
+        },
+        py::arg("kind"), py::arg("body1"), py::arg("body2"), py::arg("point1"),
+        py::arg("point2"), py::arg("direction"), py::arg("value"), py::arg("strength"))
+      .def("delete_constraint", &Domain::DeleteConstraint)
+      .def("has_constraint", [](Domain& d, Id id) { return d.FindConstraint(id) != nullptr; })
+      .def("constraint_ids",
+           [](const Domain& d) {
+             std::vector<Id> ids;
+             for (const Constraint& c : d.constraints()) ids.push_back(c.id);
+             return ids;
+           })
+      .def("constraint_kind",
+           [](Domain& d, Id id) { return std::string(contact::KindName(GetConstraint(d, id).kind)); })
+      .def("constraint_R", [](Domain& d, Id id) { return Vec3(GetConstraint(d, id).R); })
+      .def("constraint_U", [](Domain& d, Id id) { return Vec3(GetConstraint(d, id).U); })
+      .def("constraint_base", [](Domain& d, Id id) { return BaseTuple(GetConstraint(d, id).base); })
+      .def("constraint_point",
+           [](Domain& d, Id id) {
+             const Constraint& c = GetConstraint(d, id);
+             if (c.kind == ConstraintKind::kRigidLink)
+               return py::make_tuple(c.point.x(), c.point.y(), c.point.z(), c.point2.x(),
+                                     c.point2.y(), c.point2.z());
+             return py::make_tuple(c.point.x(), c.point.y(), c.point.z());
+           })
+      .def("constraint_area", [](Domain& d, Id id) { return GetConstraint(d, id).area; })
+      .def("constraint_gap", [](Domain& d, Id id) { return GetConstraint(d, id).gap; })
+      .def("constraint_merit", [](Domain& d, Id id) { return GetConstraint(d, id).merit; })
+      .def("constraint_bodies",
+           [](Domain& d, Id id) {
+             const Constraint& c = GetConstraint(d, id);
+             return std::make_pair(c.body1 ? c.body1->id() : kNoId, c.body2 ? c.body2->id() : kNoId);
+           })
+      .def("constraint_material_label",
+           [](Domain& d, Id id) -> py::object {
+             const Constraint& c = GetConstraint(d, id);
+             if (c.kind != ConstraintKind::kContact || !c.material) return py::none();
+             return py::str(c.material->label);
+           })
+      .def("constraint_surfaces",
+           [](Domain& d, Id id) {
+             const Constraint& c = GetConstraint(d, id);
+             return std::make_pair(c.surf1, c.surf2);
+           });
+}
+
+}  // namespace
+
+void DefineDomain(py::module_& m) {
+  py::class_<material::BulkMaterial>(m, "BulkMaterial")
+      .def(py::init<>())
+      .def_readwrite("label", &material::BulkMaterial::label)
+      .def_readwrite("model", &material::BulkMaterial::model)
+      .def_readwrite("young", &material::BulkMaterial::young)
+      .def_readwrite("poisson", &material::BulkMaterial::poisson)
+      .def_readwrite("density", &material::BulkMaterial::density)
+      .def("validate", &material::BulkMaterial::Validate);
+
+  py::class_<material::SurfaceMaterial>(m, "SurfaceMaterial")
+      .def(py::init<>())
+      .def_readwrite("label", &material::SurfaceMaterial::label)
+      .def_readwrite("surf1", &material::SurfaceMaterial::surf1)
+      .def_readwrite("surf2", &material::SurfaceMaterial::surf2)
+      .def_readwrite("is_default", &material::SurfaceMaterial::is_default)
+      .def_property(
+          "model",
+          [](const material::SurfaceMaterial& s) {
+            return s.model == material::SurfaceModel::kSpringDashpot ? "SPRING_DASHPOT"
+                                                                     : "SIGNORINI_COULOMB";
+          },
+          [](material::SurfaceMaterial& s, const std::string& v) {
+            if (v == "SIGNORINI_COULOMB") s.model = material::SurfaceModel::kSignoriniCoulomb;
+            else if (v == "SPRING_DASHPOT") s.model = material::SurfaceModel::kSpringDashpot;
+            else
+              throw InputError("SURFACE_MATERIAL: unknown model '" + v +
+                               "' (argument 'model'); use 'SIGNORINI_COULOMB' or 'SPRING_DASHPOT'");
+          })
+      .def_readwrite("friction", &material::SurfaceMaterial::friction)
+      .def_readwrite("cohesion", &material::SurfaceMaterial::cohesion)
+      .def_readwrite("restitution", &material::SurfaceMaterial::restitution)
+      .def_readwrite("spring", &material::SurfaceMaterial::spring)
+      .def_readwrite("dashpot", &material::SurfaceMaterial::dashpot)
+      .def_readwrite("hpow", &material::SurfaceMaterial::hpow)
+      .def("validate", &material::SurfaceMaterial::Validate);
+
+  py::class_<Domain> c(m, "Domain");
+  c.def(py::init([](const std::string& analysis, double step) {
+          if (analysis != "DYNAMIC" && analysis != "QUASI_STATIC")
+            throw InputError("SOLFEC: unknown analysis '" + analysis +
+                             "' (argument 'analysis'); use 'DYNAMIC' or 'QUASI_STATIC'");
+          return std::make_unique<Domain>(analysis == "DYNAMIC" ? domain::Analysis::kDynamic
+                                                                : domain::Analysis::kQuasiStatic,
+                                          step);
+        }),
+        py::arg("analysis"), py::arg("step"))
+      .def_property_readonly("time", &Domain::time)
+      .def_property("step", &Domain::step, &Domain::set_step)
+      .def_property_readonly("step_count", &Domain::step_count)
+      .def_property_readonly("num_bodies", [](const Domain& d) { return d.bodies().size(); })
+      .def_property_readonly("num_constraints", [](const Domain& d) { return d.constraints().size(); })
+      .def_property_readonly("num_contacts", &Domain::num_contacts)
+      .def_readwrite("geometric_epsilon", &Domain::geometric_epsilon)
+      .def_readwrite("penetration_depth", &Domain::penetration_depth)
+      .def("set_extents", [](Domain& d, std::array<double, 6> e) { d.extents = e; })
+      .def("set_sparsify",
+           [](Domain& d, double threshold, double minarea, double mindist) {
+             d.sparsify.threshold = threshold;
+             d.sparsify.minarea = minarea;
+             d.sparsify.mindist = mindist;
+           })
+      .def("exclude_bodies",
+           [](Domain& d, Id a, Id b) { d.excluded_bodies.insert(std::minmax(a, b)); })
+      .def("exclude_surfaces",
+           [](Domain& d, int a, int b) { d.excluded_surfaces.insert(std::minmax(a, b)); })
+      .def("exclude_objects",
+           [](Domain& d, Id a, int pa, Id b, int pb) {
+             d.excluded_objects.insert(std::minmax(std::make_pair(a, pa), std::make_pair(b, pb)));
+           })
+      .def("body_piece_at",
+           [](const Domain& d, Id id, const Vec3& X) {
+             // piece of a body's referential shape containing X (-1 if none)
+             const auto& s = GetBody(d, id).ref_shape();
+             for (size_t i = 0; i < s.convexes.size(); ++i)
+               if (s.convexes[i].Contains(X, 1e-9)) return static_cast<int>(i);
+             for (size_t i = 0; i < s.spheres.size(); ++i)
+               if ((s.spheres[i].center - X).norm() <= s.spheres[i].radius)
+                 return static_cast<int>(s.convexes.size() + i);
+             return -1;
+           })
+      .def("set_gravity",
+           [](Domain& d, const py::object& gx, const py::object& gy, const py::object& gz) {
+             d.gravity() = {ToScalarOrSeries(gx), ToScalarOrSeries(gy), ToScalarOrSeries(gz)};
+           })
+      .def("add_surface_material",
+           [](Domain& d, const material::SurfaceMaterial& s) {
+             d.surface_materials().Insert(s);
+           })
+      .def("update_surface_material",
+           [](Domain& d, const material::SurfaceMaterial& s) {
+             auto* m = const_cast<material::SurfaceMaterial*>(
+                 d.surface_materials().FindByLabel(s.label));
+             if (m) *m = s;
+           })
+      .def("add_callback", &Domain::AddCallback, py::arg("interval"), py::arg("fn"))
+      .def("run",
+           [](Domain& d, solvers::ConstraintSolver& solver, double duration) {
+             d.interrupt_check = [] {
+               py::gil_scoped_acquire gil;
+               if (PyErr_CheckSignals() != 0) throw py::error_already_set();
+               return false;
+             };
+             return d.Run(solver, duration);
+           },
+           py::arg("solver"), py::arg("duration"))
+      .def("set_solver_failure",
+           [](Domain& d, std::function<bool(const solvers::SolverStats&)> f) {
+             d.solver_failure = std::move(f);
+           })
+      .def("set_progress",
+           [](Domain& d, const std::string& mode) { domain::SetProgress(d, mode); })
+      .def("energy", [](const Domain& d) { return EnergyTuple(d.ComputeEnergy()); })
+      .def("energy_of",
+           [](const Domain& d, const std::vector<Id>& ids) {
+             std::vector<const Body*> bs;
+             for (Id id : ids) bs.push_back(&GetBody(d, id));
+             return EnergyTuple(d.ComputeEnergy(bs));
+           })
+      .def("timing",
+           [](const Domain& d, const std::string& label) {
+             const auto& t = d.stage_times();
+             if (label == "TIMINT") return t.TIMINT;
+             if (label == "CONUPD") return t.CONUPD;
+             if (label == "CONDET") return t.CONDET;
+             if (label == "LOCDYN") return t.LOCDYN;
+             if (label == "CONSOL") return t.CONSOL;
+             if (label == "PARBAL") return t.PARBAL;
+             throw InputError("TIMING: unknown kind '" + label +
+                              "' (argument 'kind'); use 'TIMINT', 'CONUPD', 'CONDET', 'LOCDYN', "
+                              "'CONSOL' or 'PARBAL'");
+           })
+      .def("solver_stats", [](const Domain& d) { return d.solver_stats(); });
+  DefineBodyAccess(c);
+  DefineConstraintAccess(c);
+}
+
+}  // namespace solfec::bindings

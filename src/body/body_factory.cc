@@ -1,0 +1,28 @@
+// BODY factory: dispatch on the kinematic model.
+#include "body/body_factory.h"
+
+#include <utility>
+
+#include "base/errors.h"
+#include "body/rigid_body.h"
+
+namespace solfec::body {
+
+std::unique_ptr<Body> MakeBody(BodyKind kind, geometry::Shape shape,
+                               material::BulkMaterial material, std::string label) {
+  if (shape.empty())
+    throw InputError("BODY: shape is empty (argument 'shape'); pass a CONVEX, MESH or SPHERE");
+  switch (kind) {
+    case BodyKind::kRigid:
+    case BodyKind::kObstacle:
+      return std::make_unique<RigidBody>(kind, std::move(shape), std::move(material),
+                                         std::move(label));
+    case BodyKind::kPseudoRigid:
+    case BodyKind::kFiniteElement:
+      break;
+  }
+  throw InputError(std::string("BODY: kind '") + KindName(kind) +
+                   "' is not available yet (argument 'kind'); use 'RIGID' or 'OBSTACLE'");
+}
+
+}  // namespace solfec::body

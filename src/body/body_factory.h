@@ -1,0 +1,18 @@
+// BODY: creates a body of the requested kind from a shape and a bulk material.
+#pragma once
+
+#include <memory>
+#include <string>
+
+#include "body/body.h"
+#include "geometry/shape.h"
+#include "material/bulk_material.h"
+
+namespace solfec::body {
+
+// RIGID and OBSTACLE give a RigidBody; PSEUDO_RIGID and FINITE_ELEMENT are not available
+// yet. Throws InputError naming BODY for an empty shape, a zero volume or an unavailable kind.
+std::unique_ptr<Body> MakeBody(BodyKind kind, geometry::Shape shape,
+                               material::BulkMaterial material, std::string label);
+
+}  // namespace solfec::body

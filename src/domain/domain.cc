@@ -1,0 +1,260 @@
+// Domain: the time step of manual chapter 1 and the bookkeeping around it.
+#include "domain/domain.h"
+
+#include <algorithm>
+#include <cmath>
+#include <sstream>
+
+#include "base/errors.h"
+#include "base/math.h"
+#include "integration/integrator.h"
+
+namespace solfec::domain {
+
+using body::Body;
+using body::BodyKind;
+using contact::Constraint;
+using contact::ConstraintKind;
+
+Domain::Domain(Analysis analysis, double step) : analysis_(analysis), step_(step) {
+  set_step(step);
+}
+
+Domain::~Domain() = default;
+
+void Domain::set_step(double h) {
+  if (!std::isfinite(h) || h <= 0.0)
+    throw InputError("SOLFEC: time step must be positive (argument 'step', value " +
+                     std::to_string(h) + ")");
+  step_ = h;
+}
+
+body::Body& Domain::AddBody(std::unique_ptr<body::Body> b) {
+  b->set_id(next_body_id_++);
+  body_by_id_[b->id()] = b.get();
+  bodies_.push_back(std::move(b));
+  if (step_count_ > 0) ++bodies_added_since_step_;
+  return *bodies_.back();
+}
+
+void Domain::DeleteBody(Id id) {
+  Body* b = FindBody(id);
+  if (!b) return;
+  constraints_.remove_if([b](const Constraint& c) { return c.body1 == b || c.body2 == b; });
+  body_by_id_.erase(id);
+  bodies_.erase(std::remove_if(bodies_.begin(), bodies_.end(),
+                               [b](const auto& p) { return p.get() == b; }),
+                bodies_.end());
+}
+
+body::Body* Domain::FindBody(Id id) const {
+  const auto it = body_by_id_.find(id);
+  return it == body_by_id_.end() ? nullptr : it->second;
+}
+
+contact::Constraint& Domain::AddConstraint(contact::Constraint c) {
+  c.id = next_constraint_id_++;
+  constraints_.push_back(std::move(c));
+  return constraints_.back();
+}
+
+void Domain::DeleteConstraint(Id id) {
+  constraints_.remove_if([id](const Constraint& c) { return c.id == id; });
+}
+
+contact::Constraint* Domain::FindConstraint(Id id) {
+  for (Constraint& c : constraints_)
+    if (c.id == id) return &c;
+  return nullptr;
+}
+
+Vec3 Domain::Gravity(double t) const {
+  return Vec3(gravity_[0](t), gravity_[1](t), gravity_[2](t));
+}
+
+int Domain::num_contacts() const {
+  return static_cast<int>(std::count_if(constraints_.begin(), constraints_.end(), [](const auto& c) {
+    return c.kind == ConstraintKind::kContact;
+  }));
+}
+
+void Domain::AddCallback(double interval, std::function<bool()> fn) {
+  callbacks_.push_back({interval, time_ + interval, std::move(fn)});
+}
+
+void Domain::Step(solvers::ConstraintSolver& solver) {
+  const double h = step_, t = time_;
+  Timer timer;
+
+  // q(t+h/2) = q(t) + h/2 u(t); u_free = u(t) + h A^-1 f(t+h/2)       (integration)
+  timer.Start();
+  const Vec3 g = Gravity(t + 0.5 * h);
+  for (auto& b : bodies_) integration::BeginStep(*b, t, h);
+  for (auto& b : bodies_) integration::FreeVelocity(*b, t, h, g);
+  stage_times_.TIMINT = timer.Stop();
+
+  // update existing constraints at q(t+h/2)                           (contact)
+  timer.Start();
+  contacts_.Update(*this);
+  UpdateUserConstraints();
+  stage_times_.CONUPD = timer.Stop();
+
+  // detect new contacts, sparsify                                      (contact)
+  timer.Start();
+  contacts_.Detect(*this);
+  CheckPenetration();
+  stage_times_.CONDET = timer.Stop();
+
+  // W = h H A^-1 H^T, B = H u_free                                     (local_dynamics)
+  timer.Start();
+  std::vector<Constraint*> rows;
+  rows.reserve(constraints_.size());
+  for (Constraint& c : constraints_) rows.push_back(&c);
+  local_dynamics_.Assemble(rows, t, h, problem_);
+  stage_times_.LOCDYN = timer.Stop();
+
+  // solve C(B + W R, R) = 0                                            (solvers)
+  timer.Start();
+  solver_stats_ = solver.Solve(problem_);
+  local_dynamics_.Scatter(rows, h, problem_);
+  for (size_t i = 0; i < rows.size(); ++i)
+    rows[i]->merit = i < solver_stats_.row_merit.size() ? solver_stats_.row_merit[i] : 0.0;
+  // constraints with a strength break once |R| exceeds it (FIX_POINT, PUT_RIGID_LINK)
+  constraints_.remove_if([](const Constraint& c) { return c.strength > 0 && c.R.norm() > c.strength; });
+  stage_times_.CONSOL = timer.Stop();
+
+  // u(t+h) = u_free + A^-1 H^T R h; q(t+h) = q(t+h/2) + h/2 u(t+h)     (integration)
+  timer.Start();
+  for (auto& b : bodies_) integration::EndStep(*b, t, h);
+  AccountContactWork(h);
+  time_ = t + h;
+  ++step_count_;
+  CheckFinite();
+  const size_t before = bodies_.size();
+  DeleteBodiesOutsideExtents();
+  deleted_last_step_ = static_cast<int>(before - bodies_.size());
+  new_last_step_ = bodies_added_since_step_;
+  bodies_added_since_step_ = 0;
+  stage_times_.TIMINT += timer.Stop();
+
+  for (auto& obs : step_observers) obs(*this);
+  if (progress) progress(*this);
+}
+
+bool Domain::Run(solvers::ConstraintSolver& solver, double duration) {
+  const long steps = std::max(0L, std::lround(duration / step_));
+  run_end_time_ = time_ + steps * step_;
+  for (long s = 0; s < steps; ++s) {
+    Step(solver);
+    if (!solver_stats_.converged && solver_failure && !solver_failure(solver_stats_))
+      return false;
+    for (Callback& cb : callbacks_) {
+      if (time_ + 1e-9 * step_ >= cb.next) {
+        const double interval = cb.interval > 0.0 ? cb.interval : step_;
+        while (cb.next <= time_ + 1e-9 * step_) cb.next += interval;
+        if (!cb.fn()) return false;
+      }
+    }
+    if (interrupt_check && interrupt_check()) return false;
+  }
+  return true;
+}
+
+void Domain::UpdateUserConstraints() {
+  for (Constraint& c : constraints_) {
+    switch (c.kind) {
+      case ConstraintKind::kContact:
+        break;
+      case ConstraintKind::kFixPoint:
+      case ConstraintKind::kFixDirection:
+      case ConstraintKind::kVeloDir:
+        c.point = c.body1->SpatialPoint(c.X1);
+        break;
+      case ConstraintKind::kRigidLink: {
+        c.point = c.body1 ? c.body1->SpatialPoint(c.X1) : c.X_origin;
+        c.point2 = c.body2 ? c.body2->SpatialPoint(c.X2) : c.X_origin;
+        if (c.length > 0.0) {
+          const Vec3 d = c.point2 - c.point;
+          if (d.norm() > 0.0) c.base = BaseFromNormal(d.normalized());
+        }
+        break;
+      }
+    }
+  }
+}
+
+void Domain::CheckPenetration() const {
+  if (penetration_depth < 0.0) return;
+  for (const Constraint& c : constraints_) {
+    if (c.kind == ConstraintKind::kContact && c.gap < -penetration_depth) {
+      std::ostringstream msg;
+      msg << "UNPHYSICAL_PENETRATION: gap " << c.gap << " between bodies " << c.body1->id()
+          << " and " << c.body2->id() << " at time " << time_ << " exceeds the depth "
+          << penetration_depth << "; reduce the time step or stiffen the model";
+      throw SolverError(msg.str());
+    }
+  }
+}
+
+void Domain::AccountContactWork(double h) {
+  // Work of the average reaction over the step: h R . (U(t) + U(t+h)) / 2, normal part into
+  // contact work and tangential part into friction work; split evenly between two bodies.
+  for (const Constraint& c : constraints_) {
+    if (c.kind != ConstraintKind::kContact) continue;
+    const Vec3 Um = 0.5 * (c.U + c.U_prev);
+    const double wn = h * c.R.z() * Um.z();
+    const double wt = h * (c.R.x() * Um.x() + c.R.y() * Um.y());
+    const double share = c.body1 && c.body2 ? 0.5 : 1.0;
+    for (Body* b : {c.body1, c.body2}) {
+      if (!b) continue;
+      b->contact_work += share * wn;
+      b->friction_work += share * wt;
+    }
+  }
+}
+
+void Domain::DeleteBodiesOutsideExtents() {
+  if (!extents) return;
+  const auto& e = *extents;
+  std::vector<Id> out;
+  for (const auto& b : bodies_) {
+    if (b->kind() == BodyKind::kObstacle) continue;
+    const Vec3 x = b->SpatialPoint(b->center());
+    if (x.x() < e[0] || x.y() < e[1] || x.z() < e[2] || x.x() > e[3] || x.y() > e[4] ||
+        x.z() > e[5])
+      out.push_back(b->id());
+  }
+  for (Id id : out) DeleteBody(id);
+}
+
+void Domain::CheckFinite() const {
+  for (const auto& b : bodies_) {
+    if (!b->q().allFinite() || !b->u().allFinite()) {
+      std::ostringstream msg;
+      msg << "RUN: the state of body " << b->id();
+      if (!b->label().empty()) msg << " ('" << b->label() << "')";
+      msg << " became NaN/infinite at time " << time_
+          << "; reduce the time step or check loads and materials";
+      throw SolverError(msg.str());
+    }
+  }
+}
+
+Energy Domain::ComputeEnergy() const {
+  std::vector<const Body*> all;
+  for (const auto& b : bodies_) all.push_back(b.get());
+  return ComputeEnergy(all);
+}
+
+Energy Domain::ComputeEnergy(const std::vector<const body::Body*>& bodies) const {
+  Energy e;
+  for (const Body* b : bodies) {
+    e.kinetic += b->KineticEnergy();
+    e.external += b->external_work;
+    e.contact += b->contact_work;
+    e.friction += b->friction_work;
+  }
+  return e;
+}
+
+}  // namespace solfec::domain

@@ -1,0 +1,144 @@
+// Domain: owns bodies, constraints, materials, loads and run options; Step() writes down
+// the time-stepping algorithm of manual chapter 1, one call per stage.
+#pragma once
+
+#include <array>
+#include <functional>
+#include <list>
+#include <map>
+#include <memory>
+#include <optional>
+#include <set>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "base/time_series.h"
+#include "base/timer.h"
+#include "base/types.h"
+#include "body/body.h"
+#include "contact/constraint.h"
+#include "contact/sparsify.h"
+#include "domain/contact_manager.h"
+#include "local_dynamics/local_dynamics.h"
+#include "material/bulk_material.h"
+#include "material/surface_material.h"
+#include "solvers/block_problem.h"
+#include "solvers/constraint_solver.h"
+
+namespace solfec::domain {
+
+enum class Analysis { kDynamic, kQuasiStatic };
+
+// Per-stage timings of the last step [s] (manual TIMING/HISTORY labels).
+struct StageTimes {
+  double TIMINT = 0, CONUPD = 0, CONDET = 0, LOCDYN = 0, CONSOL = 0, PARBAL = 0;
+};
+
+// Energies of manual ENERGY: kinetic, internal, external, contact, friction [J].
+struct Energy {
+  double kinetic = 0, internal = 0, external = 0, contact = 0, friction = 0;
+};
+
+class Domain {
+ public:
+  Domain(Analysis analysis, double step);
+  ~Domain();
+
+  // --- model
+  body::Body& AddBody(std::unique_ptr<body::Body> b);  // assigns the next id
+  void DeleteBody(Id id);                              // and its constraints
+  body::Body* FindBody(Id id) const;
+  const std::vector<std::unique_ptr<body::Body>>& bodies() const { return bodies_; }
+
+  contact::Constraint& AddConstraint(contact::Constraint c);  // assigns the next id
+  void DeleteConstraint(Id id);
+  contact::Constraint* FindConstraint(Id id);
+  const std::list<contact::Constraint>& constraints() const { return constraints_; }
+  std::list<contact::Constraint>& mutable_constraints() { return constraints_; }
+
+  material::SurfaceMaterialTable& surface_materials() { return surface_materials_; }
+  const material::SurfaceMaterialTable& surface_materials() const { return surface_materials_; }
+
+  std::array<ScalarOrSeries, 3>& gravity() { return gravity_; }
+  Vec3 Gravity(double t) const;
+
+  // --- run
+  // One time step (manual chapter 1) with the given constraint solver.
+  void Step(solvers::ConstraintSolver& solver);
+  // Steps until time() reaches time() + duration (rounded to whole steps), calling the
+  // callbacks; returns false if a callback or the interrupt hook stopped it.
+  bool Run(solvers::ConstraintSolver& solver, double duration);
+
+  struct Callback {
+    double interval = 0.0;
+    double next = 0.0;
+    std::function<bool()> fn;  // false stops RUN
+  };
+  void AddCallback(double interval, std::function<bool()> fn);
+  // Called after every step (output, progress); may throw to stop the run.
+  std::vector<std::function<void(const Domain&)>> step_observers;
+  // Progress report after every step (see domain/progress.h); replaced, not accumulated.
+  std::function<void(const Domain&)> progress;
+  // Polled every step; returns true to interrupt the run (e.g. Ctrl-C in Python).
+  std::function<bool()> interrupt_check;
+  // Failure policy for solver statistics: returns false to stop the run.
+  std::function<bool(const solvers::SolverStats&)> solver_failure;
+
+  // --- options
+  Analysis analysis() const { return analysis_; }
+  double time() const { return time_; }
+  double step() const { return step_; }
+  void set_step(double h);
+  int step_count() const { return step_count_; }
+  // Time at which the current (or last) RUN ends.
+  double run_end_time() const { return run_end_time_; }
+  double geometric_epsilon = 1e-6;
+  std::optional<std::array<double, 6>> extents;  // bodies leaving are deleted
+  double penetration_depth = -1.0;               // < 0: unlimited
+  contact::SparsifyOptions sparsify;
+  std::set<std::pair<Id, Id>> excluded_bodies;   // unordered pairs stored (min, max)
+  std::set<std::pair<int, int>> excluded_surfaces;
+  // CONTACT_EXCLUDE_OBJECTS: (body id, piece) pairs that never touch.
+  std::set<std::pair<std::pair<Id, int>, std::pair<Id, int>>> excluded_objects;
+
+  // --- last step statistics
+  const solvers::SolverStats& solver_stats() const { return solver_stats_; }
+  const StageTimes& stage_times() const { return stage_times_; }
+  int num_contacts() const;
+  int num_deleted_bodies_last_step() const { return deleted_last_step_; }
+  int num_new_bodies_last_step() const { return new_last_step_; }
+
+  // Energy of the whole domain, of one body, or of a set of bodies.
+  Energy ComputeEnergy() const;
+  Energy ComputeEnergy(const std::vector<const body::Body*>& bodies) const;
+
+ private:
+  void UpdateUserConstraints();
+  void CheckPenetration() const;
+  void AccountContactWork(double h);
+  void DeleteBodiesOutsideExtents();
+  void CheckFinite() const;
+
+  Analysis analysis_;
+  double step_;
+  double time_ = 0.0;
+  int step_count_ = 0;
+  Id next_body_id_ = 0, next_constraint_id_ = 0;
+  std::vector<std::unique_ptr<body::Body>> bodies_;
+  std::map<Id, body::Body*> body_by_id_;
+  std::list<contact::Constraint> constraints_;
+  material::SurfaceMaterialTable surface_materials_;
+  std::array<ScalarOrSeries, 3> gravity_;
+  std::vector<Callback> callbacks_;
+
+  ContactManager contacts_;
+  local_dynamics::LocalDynamics local_dynamics_;
+  solvers::BlockProblem problem_;
+  solvers::SolverStats solver_stats_;
+  StageTimes stage_times_;
+  double run_end_time_ = 0.0;
+  int deleted_last_step_ = 0, new_last_step_ = 0, bodies_added_since_step_ = 0;
+};
+
+}  // namespace solfec::domain

@@ -1,0 +1,44 @@
+// Assembles the local dynamics U = W R + B (manual eqs. 1.12-1.14) from the constraints
+// and the bodies' free velocities, and scatters the solved reactions back as impulses.
+#pragma once
+
+#include <vector>
+
+#include "base/types.h"
+#include "body/body.h"
+#include "contact/constraint.h"
+#include "solvers/block_problem.h"
+
+namespace solfec::local_dynamics {
+
+class LocalDynamics {
+ public:
+  // Builds W = h H A^-1 H^T (3x3 blocks), B = H u_free and the per-row laws for `cons`
+  // (row i = cons[i]) at time t+h (targets of prescribed motions use t+h). Constraint
+  // geometry (point, base, gap) must be current (t+h/2 configuration). R is warm-started
+  // from each constraint's R. Also sets each constraint's U_prev = H u(t).
+  void Assemble(const std::vector<contact::Constraint*>& cons, double t, double h,
+                solvers::BlockProblem& problem);
+
+  // Copies R, U back to the constraints and adds h H^T R to each body's impulse().
+  void Scatter(const std::vector<contact::Constraint*>& cons, double h,
+               const solvers::BlockProblem& problem);
+
+ private:
+  struct Entry {  // one body of one constraint
+    body::Body* body = nullptr;
+    double sign = 1.0;
+    body::HOperator H;
+    MatX G;  // A^-1 H^T (num_dofs x 3)
+  };
+  void BuildEntries(const contact::Constraint& c, std::vector<Entry>& out) const;
+
+  std::vector<std::vector<Entry>> entries_;  // per row
+};
+
+// The prescribed local velocity of a user constraint at the end of the step, including the
+// drift correction that returns the point to its prescribed position (x(t+h) = x(t+h/2) +
+// h/2 U): FIXPNT U = 2 (P0 - x)/h; FIXDIR/VELODIR/RIGLNK along the normal.
+solvers::Law MakeLaw(const contact::Constraint& c, double t, double h);
+
+}  // namespace solfec::local_dynamics

@@ -1,0 +1,299 @@
+// Diagonal block solvers: closed forms for separation, sticking and equality laws, and
+// semismooth Newton / projected gradient / De Saxce-Feng iterations for sliding contacts.
+#include "solvers/diagonal_solvers.h"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+
+#include "solvers/friction_cone.h"
+
+namespace solfec::solvers {
+
+namespace {
+
+using Vec2 = Eigen::Vector2d;
+using Mat23 = Eigen::Matrix<double, 2, 3>;
+
+constexpr double kArmijo = 1e-4;      // sufficient decrease of the line search
+constexpr int kMaxHalvings = 30;      // line search step 2^-30 at the least
+constexpr double kSingularRel = 1e-13;  // |det J| / prod(row norms) below this is singular
+constexpr double kConeSlack = 1e-8;   // relative tolerance of "R in FC" after Newton
+constexpr double kRoundOff = 1e-12;   // relative fixed-point residual at round-off level
+
+// Converged when the step is small relative to the reaction.
+bool SmallChange(double change, const Vec3& R, double epsilon) {
+  return change <= epsilon * R.norm() || change == 0.0;
+}
+
+// Residual of eq. 7.3 with d = R - rho Ubar (eqs. 7.4-7.5) and, if J is given, an element
+// of its generalised Jacobian (dd/dR = I - rho W). b_N carries the restitution term.
+void AlartCurnierResidual(const Mat3& W, const Vec3& b, double mu, double rho, const Vec3& R,
+                          Vec3& C, Mat3* J) {
+  const Vec3 U = b + W * R;
+  const double dN = R.z() - rho * U.z();
+  const Vec2 dT(R.x() - rho * U.x(), R.y() - rho * U.y());
+  const Vec2 RT(R.x(), R.y());
+  const double ndT = dT.norm();
+  if (dN <= 0.0) {
+    // Separation branch: R_N = 0 and ||d_T|| R_T = 0.
+    C << ndT * R.x(), ndT * R.y(), R.z();
+    if (J) {
+      J->setZero();
+      (*J)(0, 0) = (*J)(1, 1) = ndT;
+      (*J)(2, 2) = 1.0;
+      if (ndT > 0.0) {
+        const Mat23 DT = Mat3::Identity().topRows<2>() - rho * W.topRows<2>();
+        J->topRows<2>() += RT * (dT / ndT).transpose() * DT;
+      }
+    }
+    return;
+  }
+  C.z() = rho * U.z();  // R_N - max(0, d_N) with d_N > 0
+  const Vec2 UT(U.x(), U.y());
+  if (ndT <= mu * dN) {
+    // Sticking branch: C_T = mu d_N (R_T - d_T) = mu d_N rho U_T.
+    C.head<2>() = mu * dN * rho * UT;
+    if (J) {
+      const Eigen::RowVector3d DN = Eigen::RowVector3d::UnitZ() - rho * W.row(2);
+      J->topRows<2>() = mu * rho * (UT * DN + dN * W.topRows<2>());
+      J->row(2) = rho * W.row(2);
+    }
+    return;
+  }
+  // Sliding branch: C_T = ||d_T|| R_T - mu d_N d_T.
+  C.head<2>() = ndT * RT - mu * dN * dT;
+  if (J) {
+    const Mat23 DT = Mat3::Identity().topRows<2>() - rho * W.topRows<2>();
+    const Eigen::RowVector3d DN = Eigen::RowVector3d::UnitZ() - rho * W.row(2);
+    J->topRows<2>() = RT * (dT / ndT).transpose() * DT - mu * dT * DN - (mu * dN) * DT;
+    (*J)(0, 0) += ndT;
+    (*J)(1, 1) += ndT;
+    J->row(2) = rho * W.row(2);
+  }
+}
+
+// |R - proj_FC(R - rho [U_T; U_N + mu ||U_T||])|: zero exactly at solutions (eq. 8.6).
+double FixedPointResidual(const Mat3& W, const Vec3& b, double mu, double rho, const Vec3& R) {
+  const Vec3 U = b + W * R;
+  return (R - ProjectOnCone(R - rho * DeSaxceVelocity(U, mu), mu)).norm();
+}
+
+// Fixed point R = proj_FC(R - rho [U_T; U_N + mu ||U_T||]) (eq. 8.6), from R in FC.
+DiagResult ProjectionIteration(const Mat3& W, const Vec3& b, double mu, double rho,
+                               const DiagOptions& options, Vec3& R) {
+  for (int it = 1; it <= options.maxiter; ++it) {
+    const Vec3 U = b + W * R;
+    const Vec3 next = ProjectOnCone(R - rho * DeSaxceVelocity(U, mu), mu);
+    const double change = (next - R).norm();
+    R = next;
+    if (!std::isfinite(change)) return {DiagStatus::kFailed, it};
+    if (SmallChange(change, R, options.epsilon)) return {DiagStatus::kOk, it};
+  }
+  return {DiagStatus::kDiverged, options.maxiter};
+}
+
+// Semismooth Newton on eq. 7.3 with an Armijo line search on |C|^2 / 2. Returns kFailed
+// on a singular Jacobian, a failed line search or a point outside FC (caller falls back).
+DiagResult SemismoothNewton(const Mat3& W, const Vec3& b, double mu, const DiagOptions& options,
+                            Vec3& R) {
+  const double rho = 3.0 / W.trace();
+  Vec3 C;
+  Mat3 J;
+  AlartCurnierResidual(W, b, mu, rho, R, C, &J);
+  double phi = 0.5 * C.squaredNorm();
+  for (int it = 1; it <= options.maxiter; ++it) {
+    const double hadamard = J.row(0).norm() * J.row(1).norm() * J.row(2).norm();
+    const double det = J.determinant();
+    if (!(std::abs(det) > kSingularRel * hadamard)) return {DiagStatus::kFailed, it};
+    const Vec3 d = -(J.inverse() * C);
+    // Backtracking until sufficient decrease of phi.
+    double t = 1.0;
+    Vec3 trial, Ct;
+    double phit = 0.0;
+    int halvings = 0;
+    for (;; ++halvings, t *= 0.5) {
+      if (halvings > kMaxHalvings) {
+        // No decrease left: accept R if it is a fixed point of eq. 8.6 to round-off.
+        if (FixedPointResidual(W, b, mu, rho, R) <= kRoundOff * R.norm()) {
+          R = ProjectOnCone(R, mu);
+          return {DiagStatus::kOk, it};
+        }
+        return {DiagStatus::kFailed, it};
+      }
+      trial = R + t * d;
+      AlartCurnierResidual(W, b, mu, rho, trial, Ct, nullptr);
+      phit = 0.5 * Ct.squaredNorm();
+      if (phit <= (1.0 - 2.0 * kArmijo * t) * phi) break;
+    }
+    R = trial;
+    phi = phit;
+    if (!R.allFinite()) return {DiagStatus::kFailed, it};
+    // Converged on a zero residual or a small full (undamped) Newton step.
+    if (phi == 0.0 || (halvings == 0 && SmallChange(d.norm(), R, options.epsilon))) {
+      // Reject the spurious roots of eq. 7.3 outside the cone (R_N = 0, d_T = 0).
+      if (TangentNorm(R) > mu * R.z() * (1.0 + kConeSlack) + kConeSlack * std::abs(R.z())) {
+        return {DiagStatus::kFailed, it};
+      }
+      R = ProjectOnCone(R, mu);
+      return {DiagStatus::kOk, it};
+    }
+    AlartCurnierResidual(W, b, mu, rho, R, C, &J);
+  }
+  return {DiagStatus::kDiverged, options.maxiter};
+}
+
+// Sliding with R = R_N [-mu t; 1], t = (cos th, sin th): U_N = 0 gives R_N(th) = -b_N / w_N,
+// w = W [-mu t; 1], and the slip U_T(th) must be parallel to t, so th is a root of
+// F = w_N (t x U_T) = w_N (t x b_T) - b_N (t x w_T) (smooth, no pole where w_N = 0) with
+// w_N > 0 and t . U_T >= 0. Roots are bracketed on a uniform scan and refined by
+// bisection; the one nearest to the warm start direction is kept. This is the robust
+// fallback of the semismooth Newton kernel.
+struct SlidingPoint {
+  double F = 0.0;   // w_N (t x U_T)
+  double G = 0.0;   // w_N (t . U_T)
+  double wN = 0.0;  // (W [-mu t; 1])_N
+};
+
+SlidingPoint EvalSliding(const Mat3& W, const Vec3& b, double mu, double theta) {
+  const double c = std::cos(theta), s = std::sin(theta);
+  const Vec3 w = W * Vec3(-mu * c, -mu * s, 1.0);
+  SlidingPoint p;
+  p.wN = w.z();
+  p.F = p.wN * (c * b.y() - s * b.x()) - b.z() * (c * w.y() - s * w.x());
+  p.G = p.wN * (c * b.x() + s * b.y()) - b.z() * (c * w.x() + s * w.y());
+  return p;
+}
+
+DiagResult SlidingByDirection(const Mat3& W, const Vec3& b, double mu, Vec3& R) {
+  constexpr int kScan = 64, kBisections = 60;
+  constexpr double kTwoPi = 6.283185307179586;
+  const double theta_warm = std::atan2(-R.y(), -R.x());  // R_T = -mu R_N t
+  double best_theta = 0.0, best_distance = std::numeric_limits<double>::infinity();
+  bool found = false;
+  SlidingPoint lo = EvalSliding(W, b, mu, 0.0);
+  for (int i = 0; i < kScan; ++i) {
+    const double t0 = kTwoPi * i / kScan, t1 = kTwoPi * (i + 1) / kScan;
+    const SlidingPoint hi = EvalSliding(W, b, mu, t1);
+    if ((lo.F <= 0.0) != (hi.F <= 0.0)) {
+      double a = t0, Fa = lo.F, z = t1;
+      for (int k = 0; k < kBisections && z - a > 1e-16 * kTwoPi; ++k) {
+        const double m = 0.5 * (a + z);
+        const double Fm = EvalSliding(W, b, mu, m).F;
+        if ((Fm <= 0.0) == (Fa <= 0.0)) {
+          a = m;
+          Fa = Fm;
+        } else {
+          z = m;
+        }
+      }
+      const double root = 0.5 * (a + z);
+      const SlidingPoint pr = EvalSliding(W, b, mu, root);
+      const double distance = std::abs(std::remainder(root - theta_warm, kTwoPi));
+      if (pr.wN > 0.0 && pr.G >= 0.0 && distance < best_distance) {
+        best_theta = root;
+        best_distance = distance;
+        found = true;
+      }
+    }
+    lo = hi;
+  }
+  if (!found) return {DiagStatus::kFailed, kScan};
+  const double RN = -b.z() / EvalSliding(W, b, mu, best_theta).wN;
+  R = Vec3(-mu * RN * std::cos(best_theta), -mu * RN * std::sin(best_theta), RN);
+  return {DiagStatus::kOk, kScan};
+}
+
+// Starting point of the sliding kernels: the warm start projected on FC, else the
+// projected sticking reaction, else the frictionless normal reaction.
+Vec3 SlidingStart(const Mat3& W, const Vec3& b, double mu, const Vec3& R, const Vec3& Rstick) {
+  Vec3 R0 = ProjectOnCone(R, mu);
+  if (R0.z() > 0.0) return R0;
+  R0 = ProjectOnCone(Rstick, mu);
+  if (R0.z() > 0.0) return R0;
+  return Vec3(0.0, 0.0, -b.z() / W(2, 2));
+}
+
+}  // namespace
+
+DiagResult SolveContactBlock(const Mat3& W, const Mat3& W_inv, const Vec3& b, double mu,
+                             const DiagOptions& options, Vec3& R) {
+  // Separation: R = 0 already gives Ubar_N >= 0 (eq. 7.1).
+  if (b.z() >= 0.0) {
+    R.setZero();
+    return {};
+  }
+  // Sticking: U = 0 with R inside the cone (eq. 7.2).
+  const Vec3 Rstick = -(W_inv * b);
+  if (Rstick.z() > 0.0 && TangentNorm(Rstick) <= mu * Rstick.z()) {
+    R = Rstick;
+    return {};
+  }
+  if (!b.allFinite()) return {DiagStatus::kFailed, 0};
+  // Frictionless: R_T = 0 and U_N = 0.
+  if (mu == 0.0) {
+    R = Vec3(0.0, 0.0, -b.z() / W(2, 2));
+    return {};
+  }
+  // Sliding: iterate.
+  R = SlidingStart(W, b, mu, R, Rstick);
+  switch (options.kind) {
+    case DiagSolver::kSemismoothNewton: {
+      const Vec3 start = R;
+      const DiagResult newton = SemismoothNewton(W, b, mu, options, R);
+      if (newton.status == DiagStatus::kOk) return newton;
+      // Fallbacks: the sliding direction root, then the projection iteration.
+      R = start;
+      DiagResult fallback = SlidingByDirection(W, b, mu, R);
+      if (fallback.status != DiagStatus::kOk) {
+        R = start;
+        fallback = ProjectionIteration(W, b, mu, 1.0 / W.norm(), options, R);
+      }
+      fallback.iters += newton.iters;
+      return fallback;
+    }
+    case DiagSolver::kProjectedGradient:
+      return ProjectionIteration(W, b, mu, 1.0 / W.norm(), options, R);
+    case DiagSolver::kDeSaxceFeng:
+      return ProjectionIteration(W, b, mu, 3.0 / W.trace(), options, R);
+  }
+  return {DiagStatus::kFailed, 0};
+}
+
+DiagResult SolveDiagonalBlock(Law& law, const Mat3& W, const Mat3& W_inv, const Vec3& rhs,
+                              const DiagOptions& options, Vec3& R) {
+  switch (law.kind) {
+    case LawKind::kEquality:
+      // U = rhs + W R = target.
+      R.noalias() = W_inv * (law.target - rhs);
+      return {};
+    case LawKind::kNormalEquality:
+      // U_N = target_N with R_T = 0.
+      R = Vec3(0.0, 0.0, (law.target.z() - rhs.z()) / W(2, 2));
+      return {};
+    case LawKind::kSignoriniCoulomb:
+      break;
+  }
+  // Ubar_N = U_N + eta min(0, U_N^t) (eq. 7.1) folded into b.
+  Vec3 b = rhs;
+  b.z() += law.restitution * std::min(0.0, law.UN_prev);
+  if (law.cohesive) {
+    // Shifted unknown R' = R + c e_N lives in FC: R_N >= -c, ||R_T|| <= mu (R_N + c).
+    const double c = law.cohesion;
+    const Vec3 b_shift = b - c * W.col(2);
+    if (b_shift.z() <= 0.0) {
+      Vec3 R_shift = R;
+      R_shift.z() += c;
+      const DiagResult result = SolveContactBlock(W, W_inv, b_shift, law.friction, options,
+                                                  R_shift);
+      R = R_shift;
+      R.z() -= c;
+      return result;
+    }
+    // Still separating at R_N = -c: the bond breaks, plain Signorini-Coulomb from now on.
+    law.cohesive = false;
+  }
+  return SolveContactBlock(W, W_inv, b, law.friction, options, R);
+}
+
+}  // namespace solfec::solvers

@@ -1,0 +1,266 @@
+// Nonlinear block Gauss-Seidel (manual Alg. 9.1): row sweeps over 3x3 diagonal problems
+// with the merit of the previous iterate evaluated inside the same sweep.
+#include "solvers/gauss_seidel_solver.h"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <sstream>
+
+#include "base/errors.h"
+#include "solvers/merit.h"
+
+namespace solfec::solvers {
+
+namespace {
+
+[[noreturn]] void ThrowOption(const char* arg, double value, const char* fix) {
+  std::ostringstream msg;
+  msg << "GAUSS_SEIDEL_SOLVER: invalid " << arg << " = " << value << " (argument '" << arg
+      << "'); " << fix;
+  throw InputError(msg.str());
+}
+
+}  // namespace
+
+// ---------------------------------------------------------------- options
+
+double GaussSeidelOptions::resolved_diagepsilon() const {
+  if (diagepsilon >= 0.0) return diagepsilon;
+  return std::min({epsilon, meritval, 1e-4}) / 100.0;
+}
+
+int GaussSeidelOptions::resolved_diagmaxiter() const {
+  if (diagmaxiter >= 0) return diagmaxiter;
+  return std::max(100, maxiter / 100);
+}
+
+void GaussSeidelOptions::Validate() const {
+  if (!(epsilon > 0.0) || !std::isfinite(epsilon)) {
+    ThrowOption("epsilon", epsilon, "pass a relative accuracy > 0 such as 1e-4");
+  }
+  if (maxiter < 1) ThrowOption("maxiter", maxiter, "pass an iteration limit >= 1");
+  if (!(meritval > 0.0) || !std::isfinite(meritval)) {
+    ThrowOption("meritval", meritval, "pass a merit value > 0 such as 1e-3");
+  }
+  if (diagepsilon == 0.0 || std::isnan(diagepsilon) || std::isinf(diagepsilon)) {
+    ThrowOption("diagepsilon", diagepsilon, "pass a relative accuracy > 0 (or omit it)");
+  }
+  if (diagmaxiter == 0) ThrowOption("diagmaxiter", diagmaxiter, "pass a limit >= 1 (or omit it)");
+  const int failure_value = static_cast<int>(failure);
+  if (failure_value < 0 || failure_value > static_cast<int>(Failure::kCallback)) {
+    ThrowOption("failure", failure_value, "use 'CONTINUE', 'EXIT' or 'CALLBACK'");
+  }
+  const int diag_value = static_cast<int>(diagsolver);
+  if (diag_value < 0 || diag_value > static_cast<int>(DiagSolver::kDeSaxceFeng)) {
+    ThrowOption("diagsolver", diag_value,
+                "use 'SEMISMOOTH_NEWTON', 'PROJECTED_GRADIENT' or 'DE_SAXCE_FENG'");
+  }
+}
+
+// ---------------------------------------------------------------- solver
+
+GaussSeidelSolver::GaussSeidelSolver(const GaussSeidelOptions& options) {
+  set_options(options);
+}
+
+void GaussSeidelSolver::set_options(const GaussSeidelOptions& options) {
+  options.Validate();
+  options_ = options;
+}
+
+SolverStats GaussSeidelSolver::Solve(BlockProblem& problem) {
+  options_.Validate();
+  problem.Validate(name());
+  Prepare(problem);
+  last_stats_ = Iterate(problem);
+  // Keep the statistics (with the policy outcome) even when the policy throws.
+  try {
+    ApplyFailurePolicy(last_stats_);
+  } catch (...) {
+    last_stats_.stop_run = true;
+    throw;
+  }
+  return last_stats_;
+}
+
+// Per-Solve precomputation: diagonal inverses, merit denominator, work arrays.
+void GaussSeidelSolver::Prepare(BlockProblem& problem) {
+  const int n = problem.size();
+  if (problem.R.empty()) problem.R.assign(n, Vec3::Zero());
+  num_singular_ = InvertDiagonalBlocks(problem, W_inv_);
+  singular_.assign(n, 0);
+  if (num_singular_ > 0) {
+    for (int a = 0; a < n; ++a) singular_[a] = W_inv_[a].isZero(0.0) ? 1 : 0;
+  }
+  denominator_ = MeritDenominator(problem.B, W_inv_);
+  R_prev_.resize(n);
+  diag_.kind = options_.diagsolver;
+  diag_.epsilon = options_.resolved_diagepsilon();
+  diag_.maxiter = options_.resolved_diagmaxiter();
+}
+
+// One sweep of Alg. 9.1 (lines 2-5). For row a, rhs = B_a + sum_{b != a} W_ab R_b uses the
+// latest reactions; the rows already updated in this sweep also contribute to `lag`, so
+// that rhs - lag + W_aa S_a is U_a of the iterate S the sweep started from, whose merit
+// (eq. 8.1) is thus accumulated at no extra pass over W.
+template <bool kForward>
+void GaussSeidelSolver::Sweep(BlockProblem& problem, SweepSums& sums) {
+  const int n = problem.size();
+  const int* row_ptr = problem.row_ptr.data();
+  const int* col = problem.col.data();
+  const Mat3* W = problem.W.data();
+  const Vec3* B = problem.B.data();
+  Vec3* R = problem.R.data();
+  Vec3* S = R_prev_.data();
+  Law* laws = problem.laws.data();
+  const Mat3* W_inv = W_inv_.data();
+  double change2 = 0.0, norm2 = 0.0, merit = 0.0;
+  for (int i = 0; i < n; ++i) {
+    const int a = kForward ? i : n - 1 - i;
+    const int k0 = row_ptr[a], k1 = row_ptr[a + 1];
+    // Off-diagonal products with the latest reactions (and the lag of updated rows).
+    Vec3 rhs = B[a];
+    Vec3 lag = Vec3::Zero();
+    for (int k = k0 + 1; k < k1; ++k) {
+      const int c = col[k];
+      const Vec3 Rc = R[c];
+      rhs.noalias() += W[k] * Rc;
+      if (kForward ? c < a : c > a) lag.noalias() += W[k] * (Rc - S[c]);
+    }
+    const Mat3& W_aa = W[k0];
+    const Vec3 R_old = R[a];
+    S[a] = R_old;
+    // Merit share of the previous iterate.
+    const Vec3 U_old = rhs - lag + W_aa * R_old;
+    merit += RowMeritNumerator(laws[a], W_aa, W_inv[a], U_old, R_old);
+    // Diagonal problem (line 4).
+    Vec3 R_new = R_old;
+    if (num_singular_ > 0 && singular_[a]) {
+      R_new.setZero();
+      sums.diag_failed = true;
+    } else {
+      const bool cohesive = laws[a].cohesive;
+      const DiagResult result = SolveDiagonalBlock(laws[a], W_aa, W_inv[a], rhs, diag_, R_new);
+      if (result.status == DiagStatus::kDiverged) sums.diag_diverged = true;
+      if (result.status == DiagStatus::kFailed) sums.diag_failed = true;
+      if (cohesive && !laws[a].cohesive) sums.cohesion_broken = true;
+    }
+    R[a] = R_new;
+    change2 += (R_new - R_old).squaredNorm();
+    norm2 += R_new.squaredNorm();
+  }
+  sums.change2 = change2;
+  sums.norm2 = norm2;
+  sums.merit_prev = merit / denominator_;
+}
+
+// The loop of Alg. 9.1: `while |S - R| / |R| > epsilon and g(R) > meritval`. The merit of
+// iterate k is known after sweep k + 1; if it already satisfies meritval, iterate k (kept
+// in R_prev_) is restored, so the result equals the plain algorithm's.
+SolverStats GaussSeidelSolver::Iterate(BlockProblem& problem) {
+  SolverStats stats;
+  const int n = problem.size();
+  if (n == 0) {
+    stats.converged = true;
+    problem.U.clear();
+    problem.merit.clear();
+    return stats;
+  }
+  stats.rerhist.reserve(std::min(options_.maxiter, 4096));
+  stats.merhist.reserve(std::min(options_.maxiter, 4096));
+  bool forward = true;
+  bool nonfinite = false;
+  SweepSums last, previous;
+  while (true) {
+    previous = last;
+    last = SweepSums();
+    if (forward) {
+      Sweep<true>(problem, last);
+    } else {
+      Sweep<false>(problem, last);
+    }
+    if (options_.reverse) forward = !forward;
+    ++stats.iters;
+    const double rel = last.norm2 > 0.0 ? std::sqrt(last.change2 / last.norm2)
+                                        : (last.change2 > 0.0 ? 1.0 : 0.0);
+    if (!std::isfinite(rel) || !std::isfinite(last.merit_prev)) {
+      nonfinite = true;
+      stats.relative_error = rel;
+      break;
+    }
+    if (stats.iters >= 2) {
+      stats.merhist.push_back(last.merit_prev);
+      if (last.merit_prev <= options_.meritval) {
+        stats.converged = true;
+        if (!last.cohesion_broken) {
+          // Restore iterate k = iters - 1 (its statistics are complete already).
+          std::copy(R_prev_.begin(), R_prev_.end(), problem.R.begin());
+          --stats.iters;
+          stats.relative_error = stats.rerhist.back();
+          last = previous;
+          break;
+        }
+      }
+    }
+    stats.rerhist.push_back(rel);
+    stats.relative_error = rel;
+    if (stats.converged || rel <= options_.epsilon) {
+      stats.converged = true;
+      break;
+    }
+    if (stats.iters >= options_.maxiter) break;
+  }
+  // Final state: U = B + W R and per-row merits of the returned iterate.
+  stats.merit = ComputeMerit(problem, W_inv_, denominator_);
+  if (stats.merhist.size() < stats.rerhist.size()) stats.merhist.push_back(stats.merit);
+  if (!stats.converged && !nonfinite && stats.merit <= options_.meritval) stats.converged = true;
+  if (nonfinite || !std::isfinite(stats.merit)) {
+    stats.converged = false;
+    stats.error = "DIVERGED";
+  } else if (!stats.converged) {
+    stats.error = "DIVERGED";
+  } else if (last.diag_failed) {
+    stats.error = "DIAGONAL_FAILED";
+  } else if (last.diag_diverged) {
+    stats.error = "DIAGONAL_DIVERGED";
+  }
+  return stats;
+}
+
+// ---------------------------------------------------------------- failure policy
+
+std::string GaussSeidelSolver::FailureMessage(const SolverStats& stats) {
+  std::ostringstream msg;
+  msg << "GAUSS_SEIDEL_SOLVER: ";
+  if (stats.error == "DIVERGED") {
+    msg << "did not converge in " << stats.iters << " iterations (merit " << stats.merit
+        << ", relative error " << stats.relative_error
+        << "); increase maxiter or relax epsilon/meritval";
+  } else {
+    msg << "diagonal block solver " << (stats.error == "DIAGONAL_FAILED" ? "failed" : "diverged")
+        << " (" << stats.error << ") after " << stats.iters << " iterations (merit "
+        << stats.merit << "); increase diagmaxiter or try another diagsolver";
+  }
+  return msg.str();
+}
+
+void GaussSeidelSolver::ApplyFailurePolicy(SolverStats& stats) const {
+  if (stats.error == "OK") return;
+  stats.message = FailureMessage(stats);
+  switch (options_.failure) {
+    case GaussSeidelOptions::Failure::kContinue:
+      return;
+    case GaussSeidelOptions::Failure::kCallback:
+      if (callback_) {
+        stats.stop_run = !callback_(stats);
+        return;
+      }
+      [[fallthrough]];  // no callback set: the 'EXIT' scenario (manual 4.1.9)
+    case GaussSeidelOptions::Failure::kExit:
+      stats.stop_run = true;
+      throw SolverError(stats.message);
+  }
+}
+
+}  // namespace solfec::solvers
