@@ -52,8 +52,8 @@ void ValidateTopology(const Convex& c, const std::string& routine) {
     }
     for (int i = 0; i < n; ++i) {
       if (fv[i] < 0 || fv[i] >= nv) {
-        Fail(routine, face + " has an out-of-range vertex index " + std::to_string(fv[i]),
-             "faces", "use vertex indices 0.." + std::to_string(nv - 1));
+        Fail(routine, face + " has an out-of-range vertex index " + std::to_string(fv[i]), "faces",
+             "use vertex indices 0.." + std::to_string(nv - 1));
       }
     }
     for (int i = 0; i < n; ++i) {
@@ -66,8 +66,8 @@ void ValidateTopology(const Convex& c, const std::string& routine) {
       if (!inserted) {
         Fail(routine,
              "edge (" + std::to_string(e.first) + ", " + std::to_string(e.second) +
-                 ") runs in the same direction in faces " + std::to_string(it->second) +
-                 " and " + std::to_string(f),
+                 ") runs in the same direction in faces " + std::to_string(it->second) + " and " +
+                 std::to_string(f),
              "faces", "list every face counter-clockwise seen from outside");
       }
     }
@@ -82,8 +82,7 @@ void Convex::Validate(const std::string& routine) const {
   const double diag = (box.hi - box.lo).norm();
   const MassProperties mp = ComputeMassProperties();
   if (!(std::abs(mp.volume) > kZeroVolumeTolerance * diag * diag * diag)) {
-    Fail(routine, "degenerate convex (zero volume)", "vertices",
-         "the vertices must span a solid");
+    Fail(routine, "degenerate convex (zero volume)", "vertices", "the vertices must span a solid");
   }
   if (mp.volume < 0.0) {
     Fail(routine, "faces are oriented inward (negative volume)", "faces",
@@ -103,7 +102,8 @@ void Convex::Validate(const std::string& routine) const {
              "faces of a convex must be planar polygons");
       }
     }
-    if (n.dot(mp.center) - d > -tol) {
+    // The centroid is strictly inside a valid convex, however thin (no tolerance here).
+    if (n.dot(mp.center) - d >= 0.0) {
       Fail(routine, face + " is oriented inward", "faces",
            "list face vertices counter-clockwise seen from outside");
     }

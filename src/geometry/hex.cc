@@ -13,8 +13,8 @@ std::vector<double> Grading(int count, const std::vector<double>& ratios, const 
                             const char* count_name) {
   if (!ratios.empty() && static_cast<int>(ratios.size()) != count) {
     throw InputError("HEX: the grading list has " + std::to_string(ratios.size()) +
-                     " entries but " + count_name + " = " + std::to_string(count) +
-                     " (argument '" + name + "'); give one ratio per subdivision");
+                     " entries but " + count_name + " = " + std::to_string(count) + " (argument '" +
+                     name + "'); give one ratio per subdivision");
   }
   std::vector<double> widths(count, 1.0);
   for (int i = 0; i < static_cast<int>(ratios.size()); ++i) {
@@ -78,9 +78,9 @@ Mesh Hex(const std::vector<Vec3>& corners, int i, int j, int k, int volid,
         MeshElement el;
         el.num_nodes = 8;
         el.volid = volid;
-        el.nodes = {id(a, b, c),         id(a + 1, b, c),     id(a + 1, b + 1, c),
-                    id(a, b + 1, c),     id(a, b, c + 1),     id(a + 1, b, c + 1),
-                    id(a + 1, b + 1, c + 1), id(a, b + 1, c + 1)};
+        el.nodes = {
+            id(a, b, c),     id(a + 1, b, c),     id(a + 1, b + 1, c),     id(a, b + 1, c),
+            id(a, b, c + 1), id(a + 1, b, c + 1), id(a + 1, b + 1, c + 1), id(a, b + 1, c + 1)};
         // Outer faces in HEX8 face order: z-min, y-min, x-max, y-max, x-min, z-max.
         const bool outer[6] = {c == 0, b == 0, a == i - 1, b == j - 1, a == 0, c == k - 1};
         const std::vector<std::vector<int>> faces = Mesh::ElementFaces(el);

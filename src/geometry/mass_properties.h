@@ -38,8 +38,8 @@ class ConeIntegrator {
  private:
   Vec3 apex_;
   double volume_ = 0.0;
-  Vec3 first_ = Vec3::Zero();    // int (x - apex) dV
-  Mat3 second_ = Mat3::Zero();   // int (x - apex)(x - apex)^T dV
+  Vec3 first_ = Vec3::Zero();   // int (x - apex) dV
+  Mat3 second_ = Mat3::Zero();  // int (x - apex)(x - apex)^T dV
 };
 
 }  // namespace solfec::geometry

@@ -18,17 +18,21 @@ using LocalFaces = std::vector<std::vector<int>>;
 const LocalFaces& LocalFacesOf(int num_nodes) {
   static const LocalFaces kTet = {{0, 2, 1}, {0, 1, 3}, {1, 2, 3}, {2, 0, 3}};
   static const LocalFaces kPyr = {{0, 3, 2, 1}, {0, 1, 4}, {1, 2, 4}, {2, 3, 4}, {3, 0, 4}};
-  static const LocalFaces kWed = {{0, 2, 1}, {3, 4, 5}, {0, 1, 4, 3}, {1, 2, 5, 4},
-                                  {2, 0, 3, 5}};
+  static const LocalFaces kWed = {{0, 2, 1}, {3, 4, 5}, {0, 1, 4, 3}, {1, 2, 5, 4}, {2, 0, 3, 5}};
   static const LocalFaces kHex = {{0, 3, 2, 1}, {0, 1, 5, 4}, {1, 2, 6, 5},
                                   {2, 3, 7, 6}, {3, 0, 4, 7}, {4, 5, 6, 7}};
   static const LocalFaces kNone;
   switch (num_nodes) {
-    case 4: return kTet;
-    case 5: return kPyr;
-    case 6: return kWed;
-    case 8: return kHex;
-    default: return kNone;
+    case 4:
+      return kTet;
+    case 5:
+      return kPyr;
+    case 6:
+      return kWed;
+    case 8:
+      return kHex;
+    default:
+      return kNone;
   }
 }
 
@@ -282,11 +286,22 @@ void Mesh::Transform(const Mat3& A, const Vec3& t) {
   for (MeshElement& el : elements) {
     auto& v = el.nodes;
     switch (el.num_nodes) {
-      case 4: std::swap(v[1], v[2]); break;
-      case 5: std::swap(v[1], v[3]); break;
-      case 6: std::swap(v[1], v[2]); std::swap(v[4], v[5]); break;
-      case 8: std::swap(v[1], v[3]); std::swap(v[5], v[7]); break;
-      default: break;
+      case 4:
+        std::swap(v[1], v[2]);
+        break;
+      case 5:
+        std::swap(v[1], v[3]);
+        break;
+      case 6:
+        std::swap(v[1], v[2]);
+        std::swap(v[4], v[5]);
+        break;
+      case 8:
+        std::swap(v[1], v[3]);
+        std::swap(v[5], v[7]);
+        break;
+      default:
+        break;
     }
   }
 }

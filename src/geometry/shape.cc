@@ -65,8 +65,9 @@ void Shape::Translate(const Vec3& v) { Transform(Mat3::Identity(), v, "TRANSLATE
 
 void Shape::Rotate(const Vec3& point, const Vec3& axis, double degrees) {
   if (!(axis.norm() > 0.0) || !axis.allFinite()) {
-    throw InputError("ROTATE: the rotation axis is zero or not finite (argument 'vector'); "
-                     "give a non-zero direction");
+    throw InputError(
+        "ROTATE: the rotation axis is zero or not finite (argument 'vector'); "
+        "give a non-zero direction");
   }
   const Mat3 R = AxisAngle(axis, degrees * kPi / 180.0);
   // x -> R (x - point) + point.
@@ -75,8 +76,9 @@ void Shape::Rotate(const Vec3& point, const Vec3& axis, double degrees) {
 
 void Shape::Scale(const Vec3& coefs) {
   if (!coefs.allFinite() || (coefs.array() == 0.0).any()) {
-    throw InputError("SCALE: scaling factors must be finite and non-zero (argument 'coefs'); "
-                     "give three non-zero numbers");
+    throw InputError(
+        "SCALE: scaling factors must be finite and non-zero (argument 'coefs'); "
+        "give three non-zero numbers");
   }
   Transform(coefs.asDiagonal().toDenseMatrix(), Vec3::Zero(), "SCALE");
 }

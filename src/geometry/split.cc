@@ -176,15 +176,17 @@ Halves Clip(const Convex& c, const Vec3& n, double offset, std::pair<int, int> s
 std::pair<Shape, Shape> Split(Shape shape, const Vec3& point, const Vec3& normal,
                               std::pair<int, int> surfids) {
   if (!shape.meshes.empty()) {
-    throw InputError("SPLIT: MESH shapes cannot be split (argument 'shape'); "
-                     "pass CONVEX or SPHERE objects");
+    throw InputError(
+        "SPLIT: MESH shapes cannot be split (argument 'shape'); "
+        "pass CONVEX or SPHERE objects");
   }
   if (!point.allFinite()) {
     throw InputError("SPLIT: the point is not finite (argument 'point'); give finite numbers");
   }
   if (!normal.allFinite() || !(normal.norm() > 0.0)) {
-    throw InputError("SPLIT: the normal is zero or not finite (argument 'normal'); "
-                     "give a non-zero direction");
+    throw InputError(
+        "SPLIT: the normal is zero or not finite (argument 'normal'); "
+        "give a non-zero direction");
   }
   const Vec3 n = normal.normalized();
   const double offset = n.dot(point);

@@ -1,10 +1,10 @@
 // Small solids with known mass properties shared by the geometry tests.
 #pragma once
 
+#include <gtest/gtest.h>
+
 #include <string>
 #include <vector>
-
-#include <gtest/gtest.h>
 
 #include "base/errors.h"
 #include "geometry/convex.h"

@@ -38,8 +38,8 @@ TEST(HexTest, TwoByThreeByFourBoxHas24ElementsAnd52BoundaryFaces) {
 }
 
 TEST(HexTest, GradingListIsNormalisedRatios) {
-  const Mesh m = Hex(MakeBox(Vec3::Zero(), Vec3(14, 1, 1)).vertices, 6, 1, 1, 1, kSurfids,
-                     {1, 1, 5, 5, 1, 1});
+  const Mesh m =
+      Hex(MakeBox(Vec3::Zero(), Vec3(14, 1, 1)).vertices, 6, 1, 1, 1, kSurfids, {1, 1, 5, 5, 1, 1});
   // Widths 1:1:5:5:1:1 of a length-14 edge.
   const double expected[7] = {0, 1, 2, 7, 12, 13, 14};
   for (int a = 0; a <= 6; ++a) EXPECT_NEAR(m.nodes[a].x(), expected[a], 1e-13);
@@ -58,11 +58,17 @@ TEST(HexTest, BadArgumentsNameTheArgument) {
   const std::vector<Vec3> cube = MakeBox(Vec3::Zero(), Vec3::Ones()).vertices;
   ExpectInputError([&] { Hex(cube, 0, 1, 1, 1, kSurfids); }, {"HEX: ", "(argument 'i')"});
   ExpectInputError([&] { Hex(cube, 1, 1, -2, 1, kSurfids); }, {"(argument 'k')"});
-  ExpectInputError([&] { Hex({cube.begin(), cube.end() - 1}, 1, 1, 1, 1, kSurfids); },
-                   {"HEX: 7 corner nodes", "(argument 'nodes')"});
+  ExpectInputError(
+      [&] {
+        Hex({cube.begin(), cube.end() - 1}, 1, 1, 1, 1, kSurfids);
+      },
+      {"HEX: 7 corner nodes", "(argument 'nodes')"});
   ExpectInputError([&] { Hex(cube, 1, 1, 1, 1, {1, 2, 3}); }, {"(argument 'surfids')"});
-  ExpectInputError([&] { Hex(cube, 2, 1, 1, 1, kSurfids, {1, 2, 3}); },
-                   {"3 entries but i = 2", "(argument 'dx')"});
+  ExpectInputError(
+      [&] {
+        Hex(cube, 2, 1, 1, 1, kSurfids, {1, 2, 3});
+      },
+      {"3 entries but i = 2", "(argument 'dx')"});
   ExpectInputError([&] { Hex(cube, 1, 2, 1, 1, kSurfids, {}, {1, -1}); }, {"(argument 'dy')"});
   // Top and bottom swapped: left-handed corner order gives inverted elements.
   std::vector<Vec3> flipped(cube.begin() + 4, cube.end());

@@ -72,16 +72,17 @@ TEST(HullTest, RandomPointsAreAllInsideAValidHull) {
 }
 
 TEST(HullTest, DegeneratePointSetsNameTheRoutine) {
-  ExpectInputError([] { Hull({Vec3::Zero(), Vec3::UnitX(), Vec3::UnitY()}, 1, 1); },
-                   {"HULL: 3 points given", "(argument 'points')"});
+  ExpectInputError(
+      [] {
+        Hull({Vec3::Zero(), Vec3::UnitX(), Vec3::UnitY()}, 1, 1);
+      },
+      {"HULL: 3 points given", "(argument 'points')"});
   std::vector<Vec3> flat;
   for (int i = 0; i < 10; ++i) flat.emplace_back(i % 3, i / 3, 0.0);
-  ExpectInputError([&] { Hull(flat, 1, 1); },
-                   {"HULL: points are coplanar (argument 'points')"});
+  ExpectInputError([&] { Hull(flat, 1, 1); }, {"HULL: points are coplanar (argument 'points')"});
   std::vector<Vec3> line;
   for (int i = 0; i < 5; ++i) line.emplace_back(i, 2.0 * i, 0.0);
-  ExpectInputError([&] { Hull(line, 1, 1, "ROUGH_HEX"); },
-                   {"ROUGH_HEX: points are collinear"});
+  ExpectInputError([&] { Hull(line, 1, 1, "ROUGH_HEX"); }, {"ROUGH_HEX: points are collinear"});
   std::vector<Vec3> bad = CubeCorners();
   bad[5].y() = std::nan("");
   ExpectInputError([&] { Hull(bad, 1, 1); }, {"HULL: point 5 has a non-finite coordinate"});

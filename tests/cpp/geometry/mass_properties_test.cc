@@ -39,8 +39,8 @@ TEST(MassPropertiesTest, UnitTetraMatchesClosedFormMoments) {
 
 TEST(MassPropertiesTest, BoxInertiaMatchesRectangularPrismFormula) {
   const double a = 2.0, b = 3.0, c = 5.0, density = 7.0;
-  const MassProperties mp = MakeBox(Vec3(-1, 4, 2), Vec3(-1 + a, 4 + b, 2 + c))
-                                .ComputeMassProperties();
+  const MassProperties mp =
+      MakeBox(Vec3(-1, 4, 2), Vec3(-1 + a, 4 + b, 2 + c)).ComputeMassProperties();
   const double m = density * a * b * c;
   const Mat3 J = mp.InertiaTensor(density);
   // I_xx = m (b^2 + c^2) / 12 etc.; relative round-off of O(1e-15) on values O(1e3).

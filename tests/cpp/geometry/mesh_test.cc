@@ -25,21 +25,27 @@ MeshElement Element(std::vector<int> nodes, int volid = 1) {
 // Unit elements: tet (0,e1,e2,e3), pyramid over the unit square with apex (.5,.5,1),
 // wedge over the unit right triangle of height 1, unit cube hex.
 Mesh UnitTet() {
-  return Mesh{{Vec3::Zero(), Vec3::UnitX(), Vec3::UnitY(), Vec3::UnitZ()},
-              {Element({0, 1, 2, 3})}, 5, {}};
+  return Mesh{
+      {Vec3::Zero(), Vec3::UnitX(), Vec3::UnitY(), Vec3::UnitZ()}, {Element({0, 1, 2, 3})}, 5, {}};
 }
 Mesh UnitPyramid() {
   return Mesh{{{0, 0, 0}, {1, 0, 0}, {1, 1, 0}, {0, 1, 0}, {0.5, 0.5, 1}},
-              {Element({0, 1, 2, 3, 4})}, 5, {}};
+              {Element({0, 1, 2, 3, 4})},
+              5,
+              {}};
 }
 Mesh UnitWedge() {
   return Mesh{{{0, 0, 0}, {1, 0, 0}, {0, 1, 0}, {0, 0, 1}, {1, 0, 1}, {0, 1, 1}},
-              {Element({0, 1, 2, 3, 4, 5})}, 5, {}};
+              {Element({0, 1, 2, 3, 4, 5})},
+              5,
+              {}};
 }
 Mesh UnitHex() {
-  return Mesh{{{0, 0, 0}, {1, 0, 0}, {1, 1, 0}, {0, 1, 0}, {0, 0, 1}, {1, 0, 1}, {1, 1, 1},
-               {0, 1, 1}},
-              {Element({0, 1, 2, 3, 4, 5, 6, 7})}, 5, {}};
+  return Mesh{
+      {{0, 0, 0}, {1, 0, 0}, {1, 1, 0}, {0, 1, 0}, {0, 0, 1}, {1, 0, 1}, {1, 1, 1}, {0, 1, 1}},
+      {Element({0, 1, 2, 3, 4, 5, 6, 7})},
+      5,
+      {}};
 }
 
 // Exact integration of planar-faced elements: round-off only.
@@ -173,8 +179,8 @@ TEST(MeshTest, ReflectionKeepsElementsPositive) {
 }
 
 TEST(MeshTest, BoundsAndRigidMotionInvariance) {
-  Mesh m = Hex(testing::MakeBox(Vec3::Zero(), Vec3(1, 2, 3)).vertices, 2, 2, 3, 1,
-               {1, 1, 1, 1, 1, 1});
+  Mesh m =
+      Hex(testing::MakeBox(Vec3::Zero(), Vec3(1, 2, 3)).vertices, 2, 2, 3, 1, {1, 1, 1, 1, 1, 1});
   EXPECT_EQ(m.Bounds().hi, Vec3(1, 2, 3));
   const MassProperties before = m.ComputeMassProperties();
   const Mat3 R = AxisAngle(Vec3(1, 1, 0), 0.4);

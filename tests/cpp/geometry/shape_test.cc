@@ -20,8 +20,8 @@ Shape Mixed() {
   s.convexes[0].neighbors = {1};
   s.convexes[1].neighbors = {0};
   s.spheres.push_back(Sphere{Vec3(5, 0, 0), 0.5, 1, 1});
-  s.meshes.push_back(Hex(MakeBox(Vec3(0, 0, 2), Vec3(1, 1, 3)).vertices, 1, 1, 2, 1,
-                         {1, 1, 1, 1, 1, 1}));
+  s.meshes.push_back(
+      Hex(MakeBox(Vec3(0, 0, 2), Vec3(1, 1, 3)).vertices, 1, 1, 2, 1, {1, 1, 1, 1, 1, 1}));
   return s;
 }
 
@@ -41,8 +41,7 @@ TEST(ShapeTest, MassPropertiesAndBoundsCoverAllPieces) {
   const double vs = 4.0 / 3.0 * kPi * 0.125;
   EXPECT_NEAR(mp.volume, 3.0 + vs, 1e-13);
   // Centroid: boxes 2 at (1, .5, .5), mesh 1 at (.5, .5, 2.5), sphere vs at (5, 0, 0).
-  const Vec3 c = (2.0 * Vec3(1, 0.5, 0.5) + Vec3(0.5, 0.5, 2.5) + vs * Vec3(5, 0, 0)) /
-                 (3.0 + vs);
+  const Vec3 c = (2.0 * Vec3(1, 0.5, 0.5) + Vec3(0.5, 0.5, 2.5) + vs * Vec3(5, 0, 0)) / (3.0 + vs);
   EXPECT_LT((mp.center - c).norm(), 1e-14);
   EXPECT_EQ(s.Bounds().lo, Vec3(0, -0.5, -0.5));
   EXPECT_EQ(s.Bounds().hi, Vec3(5.5, 1, 3));
@@ -65,8 +64,7 @@ TEST(ShapeTest, RigidMotionKeepsVolumeAndMovesTheCentroid) {
   const MassProperties after = s.ComputeMassProperties();
   const Mat3 R = AxisAngle(Vec3(1, -1, 2), 37.0 * kPi / 180.0);
   EXPECT_NEAR(after.volume, before.volume, 1e-13);
-  EXPECT_LT((after.center - (R * (before.center - Vec3(1, 2, 3)) + Vec3(1, 2, 3) +
-                             Vec3(-3, 4, 1)))
+  EXPECT_LT((after.center - (R * (before.center - Vec3(1, 2, 3)) + Vec3(1, 2, 3) + Vec3(-3, 4, 1)))
                 .norm(),
             1e-13);
   EXPECT_LT((after.euler - R * before.euler * R.transpose()).norm(), 1e-12);

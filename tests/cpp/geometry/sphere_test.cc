@@ -34,11 +34,17 @@ TEST(SphereTest, BoundsSpanCentrePlusMinusRadius) {
 
 TEST(SphereTest, NonPositiveOrNonFiniteRadiusIsRejected) {
   using testing::ExpectInputError;
-  ExpectInputError([] { Sphere{Vec3::Zero(), 0.0, 0, 0}.Validate("SPHERE"); },
-                   {"SPHERE: radius 0", "(argument 'radius')"});
+  ExpectInputError(
+      [] {
+        Sphere{Vec3::Zero(), 0.0, 0, 0}.Validate("SPHERE");
+      },
+      {"SPHERE: radius 0", "(argument 'radius')"});
   ExpectInputError([] { Sphere{Vec3::Zero(), -1.0, 0, 0}.Validate("SPHERE"); }, {"radius -1"});
   ExpectInputError(
-      [] { Sphere{Vec3::Zero(), std::nan(""), 0, 0}.Validate("SPHERE"); }, {"'radius'"});
+      [] {
+        Sphere{Vec3::Zero(), std::nan(""), 0, 0}.Validate("SPHERE");
+      },
+      {"'radius'"});
   ExpectInputError(
       [] {
         Sphere{Vec3(std::numeric_limits<double>::infinity(), 0, 0), 1.0, 0, 0}.Validate("SPHERE");

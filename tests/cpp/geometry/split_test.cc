@@ -31,8 +31,7 @@ int FaceAlong(const Convex& c, const Vec3& n) {
 constexpr double kTol = 1e-14;
 
 TEST(SplitTest, CubeThroughCentreGivesTwoHalvesWithCutSurfaceIds) {
-  auto [below, above] =
-      Split(Single(MakeUnitCube()), Vec3::Constant(0.5), Vec3(0, 0, 2), {3, 4});
+  auto [below, above] = Split(Single(MakeUnitCube()), Vec3::Constant(0.5), Vec3(0, 0, 2), {3, 4});
   ASSERT_EQ(below.convexes.size(), 1u);
   ASSERT_EQ(above.convexes.size(), 1u);
   const Convex& lo = below.convexes[0];
@@ -61,7 +60,7 @@ TEST(SplitTest, ObliqueCutThroughCentreGivesHexagonAndEqualHalves) {
   EXPECT_NO_THROW(hi.Validate("SPLIT"));
   const int cut = FaceAlong(lo, Vec3::Ones().normalized());
   ASSERT_GE(cut, 0);
-  EXPECT_EQ(lo.faces[cut].vertices.size(), 6u);  // the regular hexagonal section
+  EXPECT_EQ(lo.faces[cut].vertices.size(), 6u);               // the regular hexagonal section
   EXPECT_NEAR(lo.ComputeMassProperties().volume, 0.5, kTol);  // central symmetry
   EXPECT_NEAR(hi.ComputeMassProperties().volume, 0.5, kTol);
 }
