@@ -5,10 +5,12 @@
 #include <map>
 #include <optional>
 #include <set>
+#include <limits>
 #include <tuple>
 
 #include "base/math.h"
 #include "contact/broad_phase.h"
+#include "contact/contact_patch.h"
 #include "contact/narrow_phase.h"
 #include "contact/sparsify.h"
 #include "domain/domain.h"
@@ -33,15 +35,19 @@ geometry::Aabb PieceBounds(const Shape& s, int p) {
   return p < nc ? s.convexes[p].Bounds() : s.spheres[p - nc].Bounds();
 }
 
-// Overlap of piece pa of shape a with piece pb of shape b (normal from a into b).
-std::optional<ContactGeometry> DetectPair(const Shape& a, int pa, const Shape& b, int pb,
-                                          double eps) {
+// Overlap of piece pa of shape a with piece pb of shape b (normal from a into b): up to
+// four points for convex pairs (a contact patch), one point otherwise.
+std::vector<ContactGeometry> DetectPair(const Shape& a, int pa, const Shape& b, int pb,
+                                        double eps) {
   const int na = static_cast<int>(a.convexes.size());
   const int nb = static_cast<int>(b.convexes.size());
-  if (pa < na && pb < nb) return contact::ConvexConvex(a.convexes[pa], b.convexes[pb], eps);
-  if (pa < na) return contact::ConvexSphere(a.convexes[pa], b.spheres[pb - nb], eps);
-  if (pb < nb) return contact::SphereConvex(a.spheres[pa - na], b.convexes[pb], eps);
-  return contact::SphereSphere(a.spheres[pa - na], b.spheres[pb - nb], eps);
+  std::optional<ContactGeometry> g;
+  if (pa < na && pb < nb) return contact::ConvexConvexPatch(a.convexes[pa], b.convexes[pb], eps);
+  if (pa < na) g = contact::ConvexSphere(a.convexes[pa], b.spheres[pb - nb], eps);
+  else if (pb < nb) g = contact::SphereConvex(a.spheres[pa - na], b.convexes[pb], eps);
+  else g = contact::SphereSphere(a.spheres[pa - na], b.spheres[pb - nb], eps);
+  if (g) return {*g};
+  return {};
 }
 
 // Writes detected geometry into a contact, keeping the tangent base continuous so that
@@ -82,23 +88,56 @@ bool PiecesAdjacent(const void* context, int body, int a, int b) {
 }  // namespace
 
 void ContactManager::Update(Domain& d) {
+  // Contacts of one piece pair form a patch; recompute it and match the new points to the
+  // old contacts by distance so that reactions stay warm-started.
+  using Iter = std::list<Constraint>::iterator;
   auto& cons = d.mutable_constraints();
-  for (auto it = cons.begin(); it != cons.end();) {
-    Constraint& c = *it;
-    if (c.kind != ConstraintKind::kContact) {
-      ++it;
-      continue;
-    }
-    const auto g = DetectPair(c.body1->shape(), c.piece1, c.body2->shape(), c.piece2,
-                              d.geometric_epsilon);
-    if (!g) {
-      it = cons.erase(it);
-      continue;
-    }
-    SetGeometry(c, *g, true);
-    ++c.age;
-    ++it;
+  std::map<PairKey, std::vector<Iter>> groups;
+  std::vector<PairKey> order;
+  for (auto it = cons.begin(); it != cons.end(); ++it) {
+    if (it->kind != ConstraintKind::kContact) continue;
+    const PairKey key{it->body1->id(), it->piece1, it->body2->id(), it->piece2};
+    auto [g, inserted] = groups.try_emplace(key);
+    if (inserted) order.push_back(key);
+    g->second.push_back(it);
   }
+  std::vector<Constraint> added;
+  for (const PairKey& key : order) {
+    std::vector<Iter>& old = groups[key];
+    const Constraint& c0 = *old.front();
+    const std::vector<ContactGeometry> patch = DetectPair(
+        c0.body1->shape(), c0.piece1, c0.body2->shape(), c0.piece2, d.geometric_epsilon);
+    std::vector<bool> used_old(old.size(), false), used_new(patch.size(), false);
+    // Greedy matching: repeatedly take the closest (old, new) pair.
+    for (size_t round = 0; round < std::min(old.size(), patch.size()); ++round) {
+      double best = std::numeric_limits<double>::infinity();
+      size_t bi = 0, bj = 0;
+      for (size_t i = 0; i < old.size(); ++i) {
+        if (used_old[i]) continue;
+        for (size_t j = 0; j < patch.size(); ++j) {
+          if (used_new[j]) continue;
+          const double dist = (old[i]->point - patch[j].point).squaredNorm();
+          if (dist < best) best = dist, bi = i, bj = j;
+        }
+      }
+      used_old[bi] = used_new[bj] = true;
+      SetGeometry(*old[bi], patch[bj], true);
+      ++old[bi]->age;
+    }
+    for (size_t j = 0; j < patch.size(); ++j) {
+      if (used_new[j]) continue;
+      Constraint c = c0;
+      c.R.setZero();
+      c.U.setZero();
+      c.age = 0;
+      c.cohesive = c.material && c.material->cohesion > 0.0;
+      SetGeometry(c, patch[j], true);
+      added.push_back(std::move(c));
+    }
+    for (size_t i = 0; i < old.size(); ++i)
+      if (!used_old[i]) cons.erase(old[i]);
+  }
+  for (Constraint& c : added) d.AddConstraint(std::move(c));
 }
 
 void ContactManager::Detect(Domain& d) {
@@ -145,21 +184,24 @@ void ContactManager::Detect(Domain& d) {
       auto key = std::minmax(std::make_pair(A->id(), ia->piece), std::make_pair(B->id(), ib->piece));
       if (d.excluded_objects.count(key)) continue;
     }
-    const auto g = DetectPair(A->shape(), ia->piece, B->shape(), ib->piece, d.geometric_epsilon);
-    if (!g) continue;
-    if (d.excluded_surfaces.count(std::minmax(g->surf1, g->surf2))) continue;
-    Constraint c;
-    c.kind = ConstraintKind::kContact;
-    c.body1 = A;
-    c.body2 = B;
-    c.piece1 = ia->piece;
-    c.piece2 = ib->piece;
-    c.surf1 = g->surf1;
-    c.surf2 = g->surf2;
-    SetGeometry(c, *g, false);
-    c.material = d.surface_materials().Find(g->surf1, g->surf2);
-    c.cohesive = c.material->cohesion > 0.0;
-    fresh.push_back(std::move(c));
+    const auto patch = DetectPair(A->shape(), ia->piece, B->shape(), ib->piece,
+                                  d.geometric_epsilon);
+    if (patch.empty()) continue;
+    if (d.excluded_surfaces.count(std::minmax(patch[0].surf1, patch[0].surf2))) continue;
+    for (const ContactGeometry& g : patch) {
+      Constraint c;
+      c.kind = ConstraintKind::kContact;
+      c.body1 = A;
+      c.body2 = B;
+      c.piece1 = ia->piece;
+      c.piece2 = ib->piece;
+      c.surf1 = g.surf1;
+      c.surf2 = g.surf2;
+      SetGeometry(c, g, false);
+      c.material = d.surface_materials().Find(g.surf1, g.surf2);
+      c.cohesive = c.material->cohesion > 0.0;
+      fresh.push_back(std::move(c));
+    }
   }
   if (fresh.empty()) return;
 

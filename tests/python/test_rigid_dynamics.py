@@ -90,10 +90,16 @@ def test_block_on_inclined_plane_sticks_below_friction_angle(outdir, angle_deg, 
     BODY(sol, "OBSTACLE", slab(), bulk)
     b = BODY(sol, "RIGID", box(-0.25, -0.25, 0.0, 0.5, 0.5, 0.5), bulk)
     GRAVITY(sol, (g * math.sin(th), 0, -g * math.cos(th)))
-    RUN(sol, GAUSS_SEIDEL_SOLVER(1e-8, 1000, meritval=1e-12), T)
+    gs = GAUSS_SEIDEL_SOLVER(1e-8, 1000, meritval=1e-12)
+    RUN(sol, gs, 0.1)
+    x01 = b.conf[9]
+    RUN(sol, gs, T - 0.1)
     x = b.conf[9]
     if sticks:
-        assert abs(x) < 1e-6
+        # Before the first overlap the box falls freely for ~2 steps (g h^2 ~ 4e-6 m drift);
+        # once in contact it must not move at all.
+        assert abs(x) < 1e-5
+        assert abs(x - x01) < 1e-10
     else:
         a = g * (math.sin(th) - mu * math.cos(th))
         assert x == pytest.approx(0.5 * a * T * T, rel=0.01)

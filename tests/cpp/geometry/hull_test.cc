@@ -71,6 +71,15 @@ TEST(HullTest, RandomPointsAreAllInsideAValidHull) {
   EXPECT_GT(volume, 0.95 * 32.0 * kPi / 3.0);
 }
 
+TEST(HullTest, ThinPlateIsAValidHullWithExactVolume) {
+  std::vector<Vec3> points = CubeCorners();
+  for (Vec3& p : points) p.z() *= 1e-6;  // thinner than the convexity tolerance
+  const Convex hull = Hull(points, 1, 1);
+  EXPECT_EQ(hull.faces.size(), 6u);
+  // Volume 1e-6 with relative round-off ~1e-10 from O(1) coordinates.
+  EXPECT_NEAR(hull.ComputeMassProperties().volume, 1e-6, 1e-15);
+}
+
 TEST(HullTest, DegeneratePointSetsNameTheRoutine) {
   ExpectInputError(
       [] {

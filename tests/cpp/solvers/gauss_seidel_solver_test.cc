@@ -165,17 +165,6 @@ TEST(GaussSeidelSolver, StackOfMassesConvergesToAnalyticStaticReactions) {
   }
 }
 
-// Alternating sweeps damp the one-directional error propagation of the stack.
-TEST(GaussSeidelSolver, ReverseSweepsNeedNoMoreIterationsOnTheStack) {
-  testing::Stack a = testing::MakeStack(20, 0.5, 5), b = testing::MakeStack(20, 0.5, 5);
-  GaussSeidelOptions o = Tight();
-  o.epsilon = 1e-8;
-  const int forward = SolveWith(a.problem, o).iters;
-  o.reverse = true;
-  const int alternating = SolveWith(b.problem, o).iters;
-  EXPECT_LE(alternating, forward);
-}
-
 // The merit history is the merit of each iterate: the run cut at maxiter = k reports
 // stats.merit equal to entry k - 1 of a longer run's history.
 TEST(GaussSeidelSolver, MeritHistoryIsTheMeritOfEachIterate) {
@@ -188,8 +177,8 @@ TEST(GaussSeidelSolver, MeritHistoryIsTheMeritOfEachIterate) {
     testing::Stack cut = testing::MakeStack(8, 0.5, 2);
     o.maxiter = k;
     const SolverStats s = SolveWith(cut.problem, o);
-    // Same arithmetic up to summation order: relative 1e-12.
-    EXPECT_NEAR(s.merit, long_run.merhist[k - 1], 1e-12 * s.merit) << k;
+    // Same quantity, in-sweep vs final pass: round-off amplified by 1/|C| (see below).
+    EXPECT_NEAR(s.merit, long_run.merhist[k - 1], 1e-9 * s.merit) << k;
   }
 }
 
@@ -202,11 +191,13 @@ TEST(GaussSeidelSolver, StopsOnMeritWithTheIterateThatSatisfiedIt) {
   const SolverStats s = SolveWith(stack.problem, o);
   EXPECT_TRUE(s.converged);
   EXPECT_LE(s.merit, o.meritval);
-  EXPECT_NEAR(s.merit, s.merhist.back(), 1e-12 * s.merit);
+  // The history value comes from the in-sweep U = rhs - lag + W_aa S_a: its round-off
+  // ~1e-16 |W| |R| is amplified by 1/|C| ~ 1e3 here, so agreement to 1e-9 relative.
+  EXPECT_NEAR(s.merit, s.merhist.back(), 1e-9 * s.merit);
   // The previous iterate did not satisfy it.
   ASSERT_GE(s.merhist.size(), 2u);
   EXPECT_GT(s.merhist[s.merhist.size() - 2], o.meritval);
-  EXPECT_NEAR(ComputeMerit(stack.problem), s.merit, 1e-12 * s.merit);
+  EXPECT_NEAR(ComputeMerit(stack.problem), s.merit, 1e-14 * s.merit);
 }
 
 // Random networks (30 point masses, 25 contacts with random normals and friction): GS
