@@ -21,9 +21,10 @@ constexpr double kSingularRel = 1e-13;  // |det J| / prod(row norms) below this 
 constexpr double kConeSlack = 1e-8;   // relative tolerance of "R in FC" after Newton
 constexpr double kRoundOff = 1e-12;   // relative fixed-point residual at round-off level
 
-// Converged when the step is small relative to the reaction.
+// Converged when the step is small relative to the reaction (at least round-off small).
 bool SmallChange(double change, const Vec3& R, double epsilon) {
-  return change <= epsilon * R.norm() || change == 0.0;
+  constexpr double kMachine = 4.0 * std::numeric_limits<double>::epsilon();
+  return change <= std::max(epsilon, kMachine) * R.norm() || change == 0.0;
 }
 
 // Residual of eq. 7.3 with d = R - rho Ubar (eqs. 7.4-7.5) and, if J is given, an element
@@ -93,52 +94,67 @@ DiagResult ProjectionIteration(const Mat3& W, const Vec3& b, double mu, double r
   return {DiagStatus::kDiverged, options.maxiter};
 }
 
+// Accepts a converged Newton point unless it is one of the spurious roots of eq. 7.3
+// outside the cone (R_N = 0, d_T = 0); removes the round-off distance from FC.
+DiagResult Finish(double mu, int iters, Vec3& R) {
+  if (!R.allFinite() ||
+      TangentNorm(R) > mu * R.z() * (1.0 + kConeSlack) + kConeSlack * std::abs(R.z())) {
+    return {DiagStatus::kFailed, iters};
+  }
+  R = ProjectOnCone(R, mu);
+  return {DiagStatus::kOk, iters};
+}
+
 // Semismooth Newton on eq. 7.3 with an Armijo line search on |C|^2 / 2. Returns kFailed
 // on a singular Jacobian, a failed line search or a point outside FC (caller falls back).
 DiagResult SemismoothNewton(const Mat3& W, const Vec3& b, double mu, const DiagOptions& options,
                             Vec3& R) {
   const double rho = 3.0 / W.trace();
-  Vec3 C;
-  Mat3 J;
+  Vec3 C, Ct;
+  Mat3 J, Jt;
   AlartCurnierResidual(W, b, mu, rho, R, C, &J);
   double phi = 0.5 * C.squaredNorm();
   for (int it = 1; it <= options.maxiter; ++it) {
-    const double hadamard = J.row(0).norm() * J.row(1).norm() * J.row(2).norm();
-    const double det = J.determinant();
-    if (!(std::abs(det) > kSingularRel * hadamard)) return {DiagStatus::kFailed, it};
-    const Vec3 d = -(J.inverse() * C);
-    // Backtracking until sufficient decrease of phi.
-    double t = 1.0;
-    Vec3 trial, Ct;
-    double phit = 0.0;
+    // d = -J^-1 C by cofactors: the columns of J^-T are cross products of J's rows.
+    const Vec3 r0 = J.row(0), r1 = J.row(1), r2 = J.row(2);
+    const Vec3 c0 = r1.cross(r2), c1 = r2.cross(r0), c2 = r0.cross(r1);
+    const double det = r0.dot(c0);
+    if (!(std::abs(det) > kSingularRel * r0.norm() * r1.norm() * r2.norm())) {
+      return {DiagStatus::kFailed, it};
+    }
+    const Vec3 d = -(c0 * C.x() + c1 * C.y() + c2 * C.z()) / det;
+    // A step below the tolerance is taken in full: converged (no line search at round-off).
+    if (SmallChange(d.norm(), R, options.epsilon)) {
+      R += d;
+      return Finish(mu, it, R);
+    }
+    // Backtracking until sufficient decrease of phi; the full step also yields J.
+    double t = 1.0, phit = 0.0;
+    Vec3 trial;
     int halvings = 0;
     for (;; ++halvings, t *= 0.5) {
       if (halvings > kMaxHalvings) {
         // No decrease left: accept R if it is a fixed point of eq. 8.6 to round-off.
         if (FixedPointResidual(W, b, mu, rho, R) <= kRoundOff * R.norm()) {
-          R = ProjectOnCone(R, mu);
-          return {DiagStatus::kOk, it};
+          return Finish(mu, it, R);
         }
         return {DiagStatus::kFailed, it};
       }
       trial = R + t * d;
-      AlartCurnierResidual(W, b, mu, rho, trial, Ct, nullptr);
+      AlartCurnierResidual(W, b, mu, rho, trial, Ct, halvings == 0 ? &Jt : nullptr);
       phit = 0.5 * Ct.squaredNorm();
       if (phit <= (1.0 - 2.0 * kArmijo * t) * phi) break;
     }
     R = trial;
     phi = phit;
     if (!R.allFinite()) return {DiagStatus::kFailed, it};
-    // Converged on a zero residual or a small full (undamped) Newton step.
-    if (phi == 0.0 || (halvings == 0 && SmallChange(d.norm(), R, options.epsilon))) {
-      // Reject the spurious roots of eq. 7.3 outside the cone (R_N = 0, d_T = 0).
-      if (TangentNorm(R) > mu * R.z() * (1.0 + kConeSlack) + kConeSlack * std::abs(R.z())) {
-        return {DiagStatus::kFailed, it};
-      }
-      R = ProjectOnCone(R, mu);
-      return {DiagStatus::kOk, it};
+    if (phi == 0.0) return Finish(mu, it, R);
+    if (halvings == 0) {
+      C = Ct;
+      J = Jt;
+    } else {
+      AlartCurnierResidual(W, b, mu, rho, R, C, &J);
     }
-    AlartCurnierResidual(W, b, mu, rho, R, C, &J);
   }
   return {DiagStatus::kDiverged, options.maxiter};
 }

@@ -1,0 +1,105 @@
+"""The `solfec` command line: decks with builtins, argv, errors, progress output."""
+
+import os
+
+import pytest
+
+from conftest import ROOT
+
+SIMPLE = """
+sol = SOLFEC('DYNAMIC', 1e-3, 'out/simple')
+bulk = BULK_MATERIAL(sol)
+b = BODY(sol, 'RIGID', SPHERE((0, 0, 0), 1, 1, 1), bulk)
+GRAVITY(sol, (0, 0, -10))
+RUN(sol, GAUSS_SEIDEL_SOLVER(1e-4, 10), 0.1)
+print('Z=%.6f' % b.conf[11])
+"""
+
+
+def test_deck_runs_with_builtins_and_prints_progress(run_solfec):
+    p = run_solfec(SIMPLE)
+    assert p.returncode == 0, p.stderr
+    # z = -g t^2 / 2 = -0.05 at t = 0.1
+    assert "Z=-0.050000" in p.stdout
+    # default verbose 'ON': a progress line with time, step and solver statistics
+    assert "step 100" in p.stdout and "bodies 1" in p.stdout and "merit" in p.stdout
+
+
+def test_verbose_off_prints_nothing_and_percent_prints_percentage(run_solfec):
+    p = run_solfec("sol = SOLFEC('DYNAMIC', 1e-3, 'out/q')\nsol.verbose = 'OFF'\n" +
+                   SIMPLE.split("\n", 2)[2].replace("sol = SOLFEC('DYNAMIC', 1e-3, 'out/simple')", ""))
+    assert p.returncode == 0, p.stderr
+    assert p.stdout.strip() == "Z=-0.050000"
+    p = run_solfec(SIMPLE.replace("bulk = BULK", "sol.verbose = '%'\nbulk = BULK"))
+    assert p.returncode == 0, p.stderr
+    assert "100%" in p.stdout
+
+
+def test_extra_arguments_reach_the_deck(run_solfec):
+    deck = ("import sys\nprint('ARGV', sys.argv[1:])\nprint('NS', NON_SOLFEC_ARGV())\n"
+            "print('FILE', __file__.endswith('deck.py'))\n")
+    p = run_solfec(deck, args=["7", "fast"])
+    assert p.returncode == 0, p.stderr
+    assert "ARGV ['7', 'fast']" in p.stdout
+    assert "NS ['7', 'fast']" in p.stdout
+    assert "FILE True" in p.stdout
+
+
+def test_deck_error_prints_traceback_at_the_deck_line_and_exits_nonzero(run_solfec):
+    deck = "sol = SOLFEC('DYNAMIC', 1e-3, 'out/e')\n\nbulk = BULK_MATERIAL(sol, density=-5)\n"
+    p = run_solfec(deck)
+    assert p.returncode != 0
+    assert "Traceback" in p.stderr
+    assert 'deck.py", line 3' in p.stderr
+    assert "BULK_MATERIAL" in p.stderr and "density" in p.stderr
+
+
+def test_python_syntax_error_in_deck_is_reported(run_solfec):
+    p = run_solfec("x = (1,\n")
+    assert p.returncode != 0
+    assert "SyntaxError" in p.stderr
+
+
+def test_missing_deck_and_usage(run_solfec, tmp_path):
+    p = run_solfec(deck_path=tmp_path / "nope.py")
+    assert p.returncode != 0 and "not found" in p.stderr
+    p = run_solfec(deck_path="-h")
+    assert "SYNOPSIS" in p.stdout
+
+
+def test_subdirectory_option_redirects_output(run_solfec, tmp_path):
+    p = run_solfec("sol = SOLFEC('DYNAMIC', 1e-3, 'out/s')\nprint('OUT', sol.outpath)\n",
+                   options=["-s", "run4"])
+    assert p.returncode == 0, p.stderr
+    assert os.path.join("out", "s", "run4") in p.stdout
+    assert (tmp_path / "out" / "s" / "run4").is_dir()
+
+
+def test_solver_exit_failure_terminates_with_an_error(run_solfec):
+    deck = open(os.path.join(ROOT, "tests", "python", "shapes_for_tests.py")).read().replace(
+        "from solfec import CONVEX, HULL", "") + """
+sol = SOLFEC('DYNAMIC', 1e-3, 'out/f')
+bulk = BULK_MATERIAL(sol)
+BODY(sol, 'OBSTACLE', slab(), bulk)
+for i in range(3):
+    BODY(sol, 'RIGID', box(-0.5, -0.5, i * 0.999, 1, 1, 1), bulk)
+GRAVITY(sol, (0, 0, -10))
+RUN(sol, GAUSS_SEIDEL_SOLVER(1e-12, 1, meritval=1e-16, failure='EXIT'), 0.1)
+"""
+    p = run_solfec(deck)
+    assert p.returncode != 0
+    assert "SolverError" in p.stderr and "GAUSS_SEIDEL_SOLVER" in p.stderr
+
+
+def test_tutorial_deck_runs_to_the_end(run_solfec):
+    deck = os.path.join(ROOT, "inp", "tutorial", "three-basic-geometric-objects.py")
+    p = run_solfec(deck_path=deck)
+    assert p.returncode == 0, p.stderr
+    assert "time 1.000, bodies 4" in p.stdout
+
+
+def test_box_of_1000_cubes_runs_to_the_end(run_solfec):
+    deck = os.path.join(ROOT, "examples", "box-of-cubes", "cubes.py")
+    p = run_solfec(deck_path=deck, args=["10", "0.5"], timeout=900)
+    assert p.returncode == 0, p.stderr
+    assert "box of 1000 cubes: t = 0.500 s" in p.stdout
