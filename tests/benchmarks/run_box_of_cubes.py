@@ -1,0 +1,265 @@
+#!/usr/bin/env python3
+"""Box-of-cubes benchmark: solfec's Gauss-Seidel against Siconos 4.4 NSGS, side by side.
+
+Usage (as root, or with sudo available for the one-time apt-get):
+  /usr/bin/python3 tests/benchmarks/run_box_of_cubes.py [--n 4 5] [--duration 1.0]
+      [--step 5e-3] [--build DIR] [--json OUT]
+
+Installs python3-siconos and python3-scipy with apt-get when missing (idempotent), builds
+solfec with cmake/setup.sh when no build is found, then runs box_of_cubes/solfec_scene.py
+and box_of_cubes/siconos_scene.py one after the other in fresh single-threaded processes
+(OMP_NUM_THREADS = OPENBLAS_NUM_THREADS = 1) and prints a table (ms/step, iterations,
+converged share, contacts, ratio) and solfec's Gauss-Seidel throughput against this
+machine's memory bandwidth (box_of_cubes/bandwidth.cc compiled into a temporary folder).
+See tests/benchmarks/README.md for what every number means.
+"""
+
+import argparse
+import json
+import os
+import platform
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.dirname(os.path.dirname(HERE))
+SCENES = os.path.join(HERE, "box_of_cubes")
+PY = "/usr/bin/python3"  # Debian's interpreter owns numpy/scipy/siconos
+APT_PACKAGES = ("python3-siconos", "python3-scipy")
+BYTES_PER_BLOCK = 72 + 4 + 24  # W block (9 doubles) + column index + the R_c it multiplies
+
+
+def log(msg):
+    print("[bench] " + msg, flush=True)
+
+
+def installed(pkg):
+    r = subprocess.run(["dpkg-query", "-W", "-f=${Status}", pkg], capture_output=True, text=True)
+    return "install ok installed" in r.stdout
+
+
+def ensure_packages():
+    missing = [p for p in APT_PACKAGES if not installed(p)]
+    if not missing:
+        return
+    log("installing " + " ".join(missing))
+    sudo = [] if os.geteuid() == 0 else ["sudo"]
+    env = dict(os.environ, DEBIAN_FRONTEND="noninteractive")
+    subprocess.run(sudo + ["apt-get", "update", "-qq"], check=True, env=env)
+    subprocess.run(sudo + ["apt-get", "install", "-y", "-qq", "--no-install-recommends"] + missing,
+                   check=True, env=env)
+
+
+def find_build(build):
+    for c in (build, os.environ.get("SOLFEC_BUILD_DIR"), os.path.join(ROOT, "build-bench"),
+              os.path.join(ROOT, "build")):
+        if c and os.path.isdir(os.path.join(c, "python", "solfec")) and \
+                any(f.startswith("_solfec") for f in os.listdir(os.path.join(c, "python", "solfec"))):
+            return c
+    target = build or os.path.join(ROOT, "build-bench")
+    log("no solfec build found; building into " + target)
+    env = dict(os.environ, SOLFEC_BUILD_DIR=target, SOLFEC_JOBS=os.environ.get("SOLFEC_JOBS", "2"))
+    subprocess.run(["bash", os.path.join(ROOT, "cmake", "setup.sh")], check=True, env=env)
+    return target
+
+
+def serial_env(extra=None):
+    env = dict(os.environ)
+    for k in ("OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS"):
+        env[k] = "1"
+    env.update(extra or {})
+    return env
+
+
+def run_scene(script, n, duration, step, out, extra_args=(), extra_env=None):
+    cmd = [PY, os.path.join(SCENES, script), str(n), str(duration), str(step), "--json", out,
+           *extra_args]
+    t0 = time.perf_counter()
+    r = subprocess.run(cmd, capture_output=True, text=True, env=serial_env(extra_env))
+    dt = time.perf_counter() - t0
+    if r.returncode != 0:
+        return None, dt, (r.stderr.strip().splitlines() or ["exit %d" % r.returncode])[-15:]
+    # Siconos prints solver warnings on stdout; keep the count, not the text.
+    warn = r.stdout.count("Non smooth solver warning")
+    with open(out) as f:
+        rec = json.load(f)
+    rec["solver_warnings"] = warn
+    rec["process_s"] = dt
+    return rec, dt, None
+
+
+def bandwidth(tmp):
+    """{label: (read GB/s, copy GB/s)} for an L2-sized, an L3-sized and a DRAM-sized set."""
+    exe = os.path.join(tmp, "bandwidth")
+    cxx = shutil.which("g++") or shutil.which("c++")
+    if cxx is None:
+        return {}
+    subprocess.run([cxx, "-O3", "-march=native", "-o", exe,
+                    os.path.join(SCENES, "bandwidth.cc")], check=True)
+    out = {}
+    for label, size in (("L2 (512 KiB)", 512 << 10), ("L3 (8 MiB)", 8 << 20),
+                        ("DRAM (512 MiB)", 512 << 20)):
+        r = subprocess.run([exe, str(size), "1.0"], capture_output=True, text=True, check=True)
+        rd, cp = (float(x) for x in r.stdout.split())
+        out[label] = (rd, cp)
+    return out
+
+
+def summary(rec):
+    steps = len(rec["wall"])
+    solved = [i for i, c in enumerate(rec["contacts"]) if c > 0]
+    s = {
+        "steps": steps,
+        "ms_step": 1e3 * sum(rec["wall"]) / steps,
+        "cpu_ms_step": 1e3 * sum(rec["cpu"]) / steps if "cpu" in rec else float("nan"),
+        "iters": sum(rec["iters"][i] for i in solved) / max(1, len(solved)),
+        "max_iters": max(rec["iters"]) if rec["iters"] else 0,
+        "conv": 100.0 * sum(rec["converged"]) / steps,
+        "contacts": sum(rec["contacts"]) / steps,
+        "max_contacts": max(rec["contacts"]),
+    }
+    if rec["code"] == "solfec":
+        for st in ("TIMINT", "CONUPD", "CONDET", "LOCDYN", "CONSOL"):
+            s[st] = 1e3 * sum(rec[st]) / steps
+        updates = sum(i * b for i, b in zip(rec["iters"], rec["blocks"]))
+        consol = sum(rec["CONSOL"])
+        s["blocks"] = sum(rec["blocks"]) / steps
+        s["max_blocks"] = max(rec["blocks"])
+        s["updates_per_s"] = updates / consol if consol > 0 else float("nan")
+        s["gs_bytes_per_s"] = s["updates_per_s"] * BYTES_PER_BLOCK
+        s["W_bytes_max"] = s["max_blocks"] * (72 + 4)
+    return s
+
+
+def main(argv):
+    p = argparse.ArgumentParser(description=__doc__.split("\n")[1])
+    p.add_argument("--n", type=int, nargs="+", default=[4, 5])
+    p.add_argument("--duration", type=float, default=1.0)
+    p.add_argument("--step", type=float, default=5e-3)
+    p.add_argument("--build", help="solfec build directory")
+    p.add_argument("--json", help="write all per-step records and summaries here")
+    p.add_argument("--skip-siconos", action="store_true")
+    a = p.parse_args(argv)
+
+    if not a.skip_siconos:
+        try:
+            ensure_packages()
+        except (subprocess.CalledProcessError, FileNotFoundError) as e:
+            log("cannot install %s: %s; running solfec only" % (" ".join(APT_PACKAGES), e))
+            a.skip_siconos = True
+    build = find_build(a.build)
+    log("solfec build: " + build)
+    tmp = tempfile.mkdtemp(prefix="bench-box-")
+    results = {"machine": {}, "runs": []}
+    try:
+        for n in a.n:
+            for code, script, extra in (("solfec", "solfec_scene.py", ["--build", build]),
+                                        ("siconos", "siconos_scene.py", [])):
+                if code == "siconos" and a.skip_siconos:
+                    continue
+                log("running %s n=%d for %g s of simulated time ..." % (code, n, a.duration))
+                out = os.path.join(tmp, "%s-%d.json" % (code, n))
+                rec, dt, err = run_scene(script, n, a.duration, a.step, out, extra)
+                if rec is None:
+                    log("%s n=%d FAILED after %.1f s:\n    %s" % (code, n, dt, "\n    ".join(err)))
+                    results["runs"].append({"code": code, "n": n, "error": err})
+                    continue
+                rec["summary"] = summary(rec)
+                log("  done in %.1f s" % dt)
+                results["runs"].append(rec)
+        log("measuring memory bandwidth ...")
+        bw = bandwidth(tmp)
+    finally:
+        shutil.rmtree(tmp, ignore_errors=True)
+
+    cpu = platform.processor() or ""
+    try:
+        with open("/proc/cpuinfo") as f:
+            cpu = next(l.split(":", 1)[1].strip() for l in f if l.startswith("model name"))
+    except (OSError, StopIteration):
+        pass
+    load = os.getloadavg()
+    results["machine"] = {"cpu": cpu, "ncpu": os.cpu_count(), "loadavg": load,
+                          "bandwidth_GBps": bw, "date": time.strftime("%Y-%m-%d %H:%M")}
+    print_report(results, a)
+    if a.json:
+        with open(a.json, "w") as f:
+            json.dump(results, f)
+    return 0
+
+
+def print_report(results, a):
+    runs = [r for r in results["runs"] if "summary" in r]
+    by = {(r["code"], r["n"]): r["summary"] for r in runs}
+    m = results["machine"]
+    print()
+    print("Box of cubes: %g s simulated, step %g s (%d steps), friction 0.3, restitution 0, "
+          "tolerance 1e-6, maxiter 1000" % (a.duration, a.step, round(a.duration / a.step)))
+    print("machine: %s, %d cpus, load average %.1f %.1f %.1f, %s" %
+          (m["cpu"], m["ncpu"], *m["loadavg"], m["date"]))
+    print()
+    hdr = ("%3s  %-8s %10s %10s %10s %9s %10s %9s %9s" %
+           ("n", "code", "ms/step", "cpu ms/st", "avg iters", "max iter", "converged",
+            "contacts", "ratio"))
+    print(hdr)
+    print("-" * len(hdr))
+    for n in a.n:
+        for code in ("solfec", "siconos"):
+            s = by.get((code, n))
+            if s is None:
+                err = next((r["error"] for r in results["runs"]
+                            if r.get("code") == code and r.get("n") == n and "error" in r), None)
+                if err is not None or not (code == "siconos" and a.skip_siconos):
+                    print("%3d  %-8s %s" % (n, code, "FAILED: " + (err[-1] if err else "not run")))
+                continue
+            ratio = ""
+            if code == "siconos" and ("solfec", n) in by:
+                f = by[("solfec", n)]
+                ratio = "%.1fx" % (s["ms_step"] / f["ms_step"])
+            print("%3d  %-8s %10.3f %10.3f %10.1f %9d %9.1f%% %9.1f %9s" %
+                  (n, code, s["ms_step"], s["cpu_ms_step"], s["iters"], s["max_iters"], s["conv"],
+                   s["contacts"], ratio))
+    print()
+    print("ratio = Siconos ms/step / solfec ms/step (wall clock). avg iters is over steps that "
+          "solved a contact problem;\nconverged is over all steps (a step without contacts "
+          "counts as converged). Siconos cpu ms/step is not recorded (wall only).")
+    print()
+    print("solfec stage times, ms/step (TIMING):")
+    print("%3s %8s %8s %8s %8s %8s %10s" % ("n", "TIMINT", "CONUPD", "CONDET", "LOCDYN", "CONSOL",
+                                           "W blocks"))
+    for n in a.n:
+        s = by.get(("solfec", n))
+        if s:
+            print("%3d %8.3f %8.3f %8.3f %8.3f %8.3f %10.0f" %
+                  (n, s["TIMINT"], s["CONUPD"], s["CONDET"], s["LOCDYN"], s["CONSOL"], s["blocks"]))
+    print()
+    bw = m["bandwidth_GBps"]
+    print("Gauss-Seidel throughput = sum(iters x W blocks) / sum(CONSOL time); %d bytes per block "
+          "update\n(72 W + 4 column index + 24 R):" % BYTES_PER_BLOCK)
+    for n in a.n:
+        s = by.get(("solfec", n))
+        if not s:
+            continue
+        gbs = s["gs_bytes_per_s"] / 1e9
+        fr = ", ".join("%.0f%% of %s read %.1f GB/s" % (100 * gbs / v[0], k, v[0])
+                       for k, v in bw.items())
+        print("  n=%d: %.3g block updates/s = %.2f GB/s (W up to %.0f KiB): %s" %
+              (n, s["updates_per_s"], gbs, s["W_bytes_max"] / 1024, fr))
+    if bw:
+        print("memory bandwidth (best of 1 s, read / copy GB/s): " +
+              "; ".join("%s %.1f / %.1f" % (k, v[0], v[1]) for k, v in bw.items()))
+    print()
+    for n in a.n:
+        f, s = by.get(("solfec", n)), by.get(("siconos", n))
+        if f and s:
+            ok = s["ms_step"] / f["ms_step"] >= 20.0 and f["conv"] == 100.0
+            print("target n=%d (>= 20x faster per step, every solfec step converged): %s "
+                  "(%.1fx, %.1f%% converged)" % (n, "MET" if ok else "NOT MET",
+                                                 s["ms_step"] / f["ms_step"], f["conv"]))
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))

@@ -1,0 +1,115 @@
+// Local dynamics assembly: W = h H A^-1 H^T blocks, symmetry, B = H u_free, drift targets.
+#include "local_dynamics/local_dynamics.h"
+
+#include <gtest/gtest.h>
+
+#include "base/math.h"
+#include "body/body_factory.h"
+
+namespace solfec::local_dynamics {
+namespace {
+
+geometry::Shape Box(double a) {
+  geometry::Convex c;
+  c.vertices = {{0, 0, 0}, {a, 0, 0}, {a, a, 0}, {0, a, 0},
+                {0, 0, a}, {a, 0, a}, {a, a, a}, {0, a, a}};
+  c.faces = {{{0, 3, 2, 1}, 1}, {{0, 1, 5, 4}, 1}, {{1, 2, 6, 5}, 1},
+             {{2, 3, 7, 6}, 1}, {{3, 0, 4, 7}, 1}, {{4, 5, 6, 7}, 1}};
+  geometry::Shape s;
+  s.convexes.push_back(c);
+  return s;
+}
+
+std::unique_ptr<body::Body> MakeBox(double a, Id id) {
+  material::BulkMaterial m;
+  m.density = 1000.0;
+  auto b = body::MakeBody(body::BodyKind::kRigid, Box(a), m, "");
+  b->set_id(id);
+  b->u_free() = VecX::Zero(6);
+  b->impulse() = VecX::Zero(6);
+  return b;
+}
+
+TEST(LocalDynamics, ContactAtMassCentreOfOneBodyGivesIdentityOverMass) {
+  auto b = MakeBox(1.0, 0);  // mass 1000
+  contact::Constraint c;
+  c.kind = contact::ConstraintKind::kFixPoint;
+  c.body1 = b.get();
+  c.X1 = Vec3(0.5, 0.5, 0.5);
+  c.X_origin = c.X1;
+  c.base = Mat3::Identity();
+  solvers::BlockProblem P;
+  LocalDynamics ld;
+  const double h = 0.01;
+  ld.Assemble({&c}, 0.0, h, P);
+  ASSERT_EQ(P.size(), 1);
+  ASSERT_EQ(P.row_ptr[1], 1);
+  // A point at the mass centre sees no rotation: W = h / m I exactly.
+  EXPECT_TRUE(P.W[0].isApprox(Mat3::Identity() * h / 1000.0, 1e-14));
+}
+
+TEST(LocalDynamics, TwoConstraintsOnOneBodyCoupleSymmetrically) {
+  auto b = MakeBox(1.0, 0);
+  b->u_free() << 0.1, -0.2, 0.3, 1.0, 2.0, 3.0;
+  std::vector<contact::Constraint> cons(2);
+  const Vec3 pts[2] = {Vec3(0, 0, 0), Vec3(1, 0.3, 0.2)};
+  for (int i = 0; i < 2; ++i) {
+    cons[i].kind = contact::ConstraintKind::kFixPoint;
+    cons[i].body1 = b.get();
+    cons[i].X1 = pts[i];
+    cons[i].X_origin = pts[i];
+    cons[i].base = BaseFromNormal(Vec3(i, 1, 1).normalized());
+  }
+  solvers::BlockProblem P;
+  LocalDynamics ld;
+  ld.Assemble({&cons[0], &cons[1]}, 0.0, 0.01, P);
+  ASSERT_EQ(P.row_ptr[1] - P.row_ptr[0], 2);
+  ASSERT_EQ(P.col[0], 0);  // diagonal first
+  ASSERT_EQ(P.col[1], 1);
+  const Mat3 W01 = P.W[1];
+  const Mat3 W10 = P.W[P.row_ptr[1] + 1];
+  EXPECT_TRUE(W01.isApprox(W10.transpose(), 1e-12));
+  // B = base^T v(X) for the free velocity.
+  body::HOperator H;
+  b->ComputeH(pts[1], cons[1].base, H);
+  Vec3 B = Vec3::Zero();
+  for (size_t k = 0; k < H.dofs.size(); ++k) B += H.values.col(k) * b->u_free()[H.dofs[k]];
+  EXPECT_TRUE(P.B[1].isApprox(B, 1e-12));
+}
+
+TEST(LocalDynamics, FixPointTargetReturnsDriftedPoint) {
+  auto b = MakeBox(1.0, 0);
+  contact::Constraint c;
+  c.kind = contact::ConstraintKind::kFixPoint;
+  c.body1 = b.get();
+  c.X1 = Vec3(0, 0, 0);
+  c.X_origin = Vec3(0, 0, 1e-3);  // the point has drifted 1 mm below its fixed position
+  const double h = 0.01;
+  const solvers::Law law = MakeLaw(c, 0.0, h);
+  EXPECT_EQ(law.kind, solvers::LawKind::kEquality);
+  // x(t+h) = x(t+h/2) + h/2 U = fixed position  =>  U = 2 * 1e-3 / h along z.
+  EXPECT_NEAR(law.target.z(), 2e-3 / h, 1e-12);
+}
+
+TEST(LocalDynamics, ScatterAddsImpulseToBothBodiesWithOppositeSigns) {
+  auto a = MakeBox(1.0, 0), b = MakeBox(1.0, 1);
+  contact::Constraint c;
+  c.kind = contact::ConstraintKind::kContact;
+  c.body1 = a.get();
+  c.body2 = b.get();
+  c.X1 = c.X2 = Vec3(0.5, 0.5, 0.5);
+  c.base = Mat3::Identity();
+  solvers::BlockProblem P;
+  LocalDynamics ld;
+  const double h = 0.01;
+  ld.Assemble({&c}, 0.0, h, P);
+  EXPECT_TRUE(P.W[0].isApprox(Mat3::Identity() * 2 * h / 1000.0, 1e-14));
+  P.R[0] = Vec3(0, 0, 5.0);
+  P.U[0] = Vec3::Zero();
+  ld.Scatter({&c}, h, P);
+  EXPECT_NEAR(b->impulse()[5], h * 5.0, 1e-15);
+  EXPECT_NEAR(a->impulse()[5], -h * 5.0, 1e-15);
+}
+
+}  // namespace
+}  // namespace solfec::local_dynamics
