@@ -48,10 +48,10 @@ std::vector<ContactGeometry> ConvexConvexPatch(const geometry::Convex& a,
                                                const geometry::Convex& b, double epsilon,
                                                int max_points) {
   std::vector<ContactGeometry> out;
-  const auto base = ConvexConvex(a, b, epsilon);
-  if (!base) return out;
   thread_local ClipPolytope poly;
-  if (max_points <= 1 || !IntersectConvexes(a, b, ClipTolerance(a, b), &poly)) {
+  const auto base = ConvexConvex(a, b, epsilon, &poly);
+  if (!base) return out;
+  if (max_points <= 1 || poly.points.empty()) {
     out.push_back(*base);
     return out;
   }

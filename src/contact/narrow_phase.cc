@@ -119,7 +119,13 @@ Vec3 VertexMean(const geometry::Convex& c) {
 
 std::optional<ContactGeometry> ConvexConvex(const geometry::Convex& a, const geometry::Convex& b,
                                             double epsilon) {
-  thread_local ClipPolytope poly;
+  thread_local ClipPolytope work;
+  return ConvexConvex(a, b, epsilon, &work);
+}
+
+std::optional<ContactGeometry> ConvexConvex(const geometry::Convex& a, const geometry::Convex& b,
+                                            double epsilon, ClipPolytope* polytope) {
+  ClipPolytope& poly = *polytope;
   thread_local std::vector<double> areas;
   const double tol = ClipTolerance(a, b);
   if (!IntersectConvexes(a, b, tol, &poly)) return std::nullopt;

@@ -25,6 +25,10 @@ struct ContactGeometry {
 // `epsilon` is the geometric tolerance (GEOMETRIC_EPSILON).
 std::optional<ContactGeometry> ConvexConvex(const geometry::Convex& a, const geometry::Convex& b,
                                             double epsilon);
+// The same, leaving the intersection polytope in *polytope (used by contact patches).
+struct ClipPolytope;
+std::optional<ContactGeometry> ConvexConvex(const geometry::Convex& a, const geometry::Convex& b,
+                                            double epsilon, ClipPolytope* polytope);
 std::optional<ContactGeometry> ConvexSphere(const geometry::Convex& a, const geometry::Sphere& b,
                                             double epsilon);
 std::optional<ContactGeometry> SphereConvex(const geometry::Sphere& a, const geometry::Convex& b,

@@ -74,21 +74,36 @@ Law MakeLaw(const Constraint& c, double t, double h) {
   return law;
 }
 
-void LocalDynamics::BuildEntries(const Constraint& c, std::vector<Entry>& out) const {
-  out.clear();
-  auto add = [&](body::Body* b, const Vec3& X, double sign) {
-    Entry e;
-    e.body = b;
-    e.sign = sign;
-    b->ComputeH(X, c.base, e.H);
-    e.G = MatX::Zero(b->num_dofs(), 3);
+void LocalDynamics::BuildEntry(body::Body* b, const Vec3& X, const Mat3& base, double sign,
+                               Entry& e) const {
+  e.body = b;
+  e.sign = sign;
+  b->ComputeH(X, base, e.H);
+  const int nd = b->num_dofs();
+  e.dense6 = nd == 6 && e.H.dofs.size() == 6;
+  if (e.dense6) {
+    for (int k = 0; k < 6; ++k) {
+      e.H6.col(e.H.dofs[k]) = e.H.values.col(k);
+    }
+    e.G6 = e.H6.transpose();
+    b->ApplyInverseInertia(e.G6);
+  } else {
+    e.G.setZero(nd, 3);
     for (size_t k = 0; k < e.H.dofs.size(); ++k) e.G.row(e.H.dofs[k]) = e.H.values.col(k);
     b->ApplyInverseInertia(e.G);
-    out.push_back(std::move(e));
-  };
-  const bool two = c.body1 && c.body2;
-  if (c.body1) add(c.body1, c.X1, two ? -1.0 : 1.0);
-  if (c.body2) add(c.body2, c.X2, 1.0);
+  }
+}
+
+Mat3 LocalDynamics::Block(const Entry& a, const Entry& b) const {
+  if (a.dense6 && b.dense6) return a.H6 * b.G6;
+  Mat3 W = Mat3::Zero();
+  for (size_t k = 0; k < a.H.dofs.size(); ++k) {
+    const int dof = a.H.dofs[k];
+    W += a.H.values.col(k) * (b.dense6 ? Vec3(b.G6.row(dof).transpose())
+                                       : Vec3(b.G.row(dof).transpose()))
+                                  .transpose();
+  }
+  return W;
 }
 
 void LocalDynamics::Assemble(const std::vector<Constraint*>& cons, double t, double h,
@@ -96,35 +111,39 @@ void LocalDynamics::Assemble(const std::vector<Constraint*>& cons, double t, dou
   const int n = static_cast<int>(cons.size());
   P.Resize(n);
   P.step = h;
-  entries_.resize(n);
+  if (static_cast<int>(entries_.size()) < n) entries_.resize(n);
+  num_entries_.assign(n, 0);
 
-  // Per-row H and A^-1 H^T; rows attached to each body (obstacles couple nothing).
-  std::unordered_map<const body::Body*, std::vector<int>> rows_of_body;
+  // Per-row H and A^-1 H^T; rows attached to each (non-obstacle) body.
+  std::unordered_map<const body::Body*, int> index;
+  int num_bodies = 0;
+  for (auto& rows : rows_of_body_) rows.clear();
   for (int i = 0; i < n; ++i) {
-    BuildEntries(*cons[i], entries_[i]);
-    for (const Entry& e : entries_[i])
-      if (e.body->kind() != body::BodyKind::kObstacle) {
-        std::vector<int>& rows = rows_of_body[e.body];
-        if (rows.empty() || rows.back() != i) rows.push_back(i);  // self-contact: once
-      }
+    const Constraint& c = *cons[i];
+    const bool two = c.body1 && c.body2;
+    if (c.body1) BuildEntry(c.body1, c.X1, c.base, two ? -1.0 : 1.0, entries_[i][num_entries_[i]++]);
+    if (c.body2) BuildEntry(c.body2, c.X2, c.base, 1.0, entries_[i][num_entries_[i]++]);
+    for (int k = 0; k < num_entries_[i]; ++k) {
+      Entry& e = entries_[i][k];
+      e.body_index = -1;
+      if (e.body->kind() == body::BodyKind::kObstacle) continue;
+      auto [it, inserted] = index.try_emplace(e.body, num_bodies);
+      if (inserted && ++num_bodies > static_cast<int>(rows_of_body_.size()))
+        rows_of_body_.emplace_back();
+      e.body_index = it->second;
+      std::vector<int>& rows = rows_of_body_[e.body_index];
+      if (rows.empty() || rows.back() != i) rows.push_back(i);  // self-contact: once
+    }
   }
 
-  // H_a u for a body entry.
   auto apply_H = [](const Entry& e, const VecX& u) {
     Vec3 r = Vec3::Zero();
     for (size_t k = 0; k < e.H.dofs.size(); ++k) r += e.H.values.col(k) * u[e.H.dofs[k]];
     return r;
   };
-  // h H_a G_b over the dofs of H_a.
-  auto block = [h](const Entry& a, const Entry& b) {
-    Mat3 W = Mat3::Zero();
-    for (size_t k = 0; k < a.H.dofs.size(); ++k)
-      W += a.H.values.col(k) * b.G.row(a.H.dofs[k]);
-    return Mat3(h * a.sign * b.sign * W);
-  };
 
-  std::vector<std::pair<int, Mat3>> row;
-  std::unordered_map<int, int> slot;
+  slot_.assign(n, -1);
+  std::vector<int> touched;
   P.row_ptr.assign(1, 0);
   P.col.clear();
   P.W.clear();
@@ -132,7 +151,8 @@ void LocalDynamics::Assemble(const std::vector<Constraint*>& cons, double t, dou
     Constraint& c = *cons[i];
     // B = H u_free, U_prev = H u(t), law and warm start.
     Vec3 B = Vec3::Zero(), U0 = Vec3::Zero();
-    for (const Entry& e : entries_[i]) {
+    for (int k = 0; k < num_entries_[i]; ++k) {
+      const Entry& e = entries_[i][k];
       B += e.sign * apply_H(e, e.body->u_free());
       U0 += e.sign * apply_H(e, e.body->u());
     }
@@ -141,29 +161,42 @@ void LocalDynamics::Assemble(const std::vector<Constraint*>& cons, double t, dou
     P.laws[i] = MakeLaw(c, t, h);
     P.R[i] = c.R;
 
-    // Row i of W: diagonal first, then couplings through shared bodies.
-    row.clear();
-    slot.clear();
-    row.emplace_back(i, Mat3::Zero());
-    slot[i] = 0;
-    for (const Entry& ea : entries_[i]) {
-      const auto it = rows_of_body.find(ea.body);
-      if (it == rows_of_body.end()) continue;
-      for (int j : it->second) {
-        for (const Entry& eb : entries_[j]) {
+    // Row i of W: diagonal first, then couplings through shared bodies (sorted columns).
+    const size_t start = P.col.size();
+    P.col.push_back(i);
+    P.W.push_back(Mat3::Zero());
+    slot_[i] = static_cast<int>(start);
+    touched.assign(1, i);
+    for (int ka = 0; ka < num_entries_[i]; ++ka) {
+      const Entry& ea = entries_[i][ka];
+      if (ea.body_index < 0) continue;
+      for (int j : rows_of_body_[ea.body_index]) {
+        for (int kb = 0; kb < num_entries_[j]; ++kb) {
+          const Entry& eb = entries_[j][kb];
           if (eb.body != ea.body) continue;
-          auto [s, inserted] = slot.emplace(j, static_cast<int>(row.size()));
-          if (inserted) row.emplace_back(j, Mat3::Zero());
-          row[s->second].second += block(ea, eb);
+          if (slot_[j] < 0) {
+            slot_[j] = static_cast<int>(P.col.size());
+            P.col.push_back(j);
+            P.W.push_back(Mat3::Zero());
+            touched.push_back(j);
+          }
+          P.W[slot_[j]] += (h * ea.sign * eb.sign) * Block(ea, eb);
         }
       }
     }
-    std::sort(row.begin() + 1, row.end(),
-              [](const auto& a, const auto& b) { return a.first < b.first; });
-    for (const auto& [j, W] : row) {
-      P.col.push_back(j);
-      P.W.push_back(W);
+    // Sort the off-diagonal blocks by column.
+    const size_t m = P.col.size() - start;
+    if (m > 2) {
+      std::vector<std::pair<int, Mat3>> row;
+      row.reserve(m - 1);
+      for (size_t k = start + 1; k < P.col.size(); ++k) row.emplace_back(P.col[k], P.W[k]);
+      std::sort(row.begin(), row.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
+      for (size_t k = 0; k < row.size(); ++k) {
+        P.col[start + 1 + k] = row[k].first;
+        P.W[start + 1 + k] = row[k].second;
+      }
     }
+    for (int j : touched) slot_[j] = -1;
     P.row_ptr.push_back(static_cast<int>(P.col.size()));
   }
 }
@@ -175,11 +208,11 @@ void LocalDynamics::Scatter(const std::vector<Constraint*>& cons, double h,
     c.R = P.R[i];
     c.U = P.U[i];
     c.cohesive = P.laws[i].cohesive;
-    for (const Entry& e : entries_[i]) {
+    for (int k = 0; k < num_entries_[i]; ++k) {
+      const Entry& e = entries_[i][k];
       VecX& imp = e.body->impulse();
       const Vec3 r = (h * e.sign) * P.R[i];
-      for (size_t k = 0; k < e.H.dofs.size(); ++k)
-        imp[e.H.dofs[k]] += e.H.values.col(k).dot(r);
+      for (size_t d = 0; d < e.H.dofs.size(); ++d) imp[e.H.dofs[d]] += e.H.values.col(d).dot(r);
     }
   }
 }

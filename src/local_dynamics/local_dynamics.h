@@ -2,6 +2,7 @@
 // and the bodies' free velocities, and scatters the solved reactions back as impulses.
 #pragma once
 
+#include <array>
 #include <vector>
 
 #include "base/types.h"
@@ -27,13 +28,23 @@ class LocalDynamics {
  private:
   struct Entry {  // one body of one constraint
     body::Body* body = nullptr;
+    int body_index = -1;  // dense index of the body in this assembly (-1: obstacle)
     double sign = 1.0;
     body::HOperator H;
-    MatX G;  // A^-1 H^T (num_dofs x 3)
+    MatX G;  // A^-1 H^T (num_dofs x 3), general bodies
+    // Dense fast path for bodies with 6 dofs all in H (rigid): H6 and G6 = A^-1 H6^T.
+    bool dense6 = false;
+    Eigen::Matrix<double, 3, 6> H6;
+    Eigen::Matrix<double, 6, 3> G6;
   };
-  void BuildEntries(const contact::Constraint& c, std::vector<Entry>& out) const;
+  void BuildEntry(body::Body* b, const Vec3& X, const Mat3& base, double sign, Entry& e) const;
+  Mat3 Block(const Entry& a, const Entry& b) const;
 
-  std::vector<std::vector<Entry>> entries_;  // per row
+  // Work arrays reused between steps (capacity kept).
+  std::vector<std::array<Entry, 2>> entries_;  // per row: up to two bodies
+  std::vector<int> num_entries_;
+  std::vector<std::vector<int>> rows_of_body_;
+  std::vector<int> slot_;
 };
 
 // The prescribed local velocity of a user constraint at the end of the step, including the
