@@ -41,6 +41,7 @@ void Domain::DeleteBody(Id id) {
   Body* b = FindBody(id);
   if (!b) return;
   constraints_.remove_if([b](const Constraint& c) { return c.body1 == b || c.body2 == b; });
+  constraint_index_valid_ = false;
   body_by_id_.erase(id);
   bodies_.erase(std::remove_if(bodies_.begin(), bodies_.end(),
                                [b](const auto& p) { return p.get() == b; }),
@@ -55,17 +56,40 @@ body::Body* Domain::FindBody(Id id) const {
 contact::Constraint& Domain::AddConstraint(contact::Constraint c) {
   c.id = next_constraint_id_++;
   constraints_.push_back(std::move(c));
+  constraint_index_valid_ = false;
+  return constraints_.back();
+}
+
+void Domain::RestoreClock(double time, int step_count, Id next_constraint_id) {
+  time_ = time;
+  step_count_ = step_count;
+  next_constraint_id_ = std::max(next_constraint_id_, next_constraint_id);
+  for (Callback& cb : callbacks_) {
+    const double interval = cb.interval > 0.0 ? cb.interval : step_;
+    while (cb.next <= time_ + 1e-9 * step_) cb.next += interval;
+  }
+}
+
+contact::Constraint& Domain::RestoreConstraint(contact::Constraint c) {
+  next_constraint_id_ = std::max(next_constraint_id_, c.id + 1);
+  constraints_.push_back(std::move(c));
+  constraint_index_valid_ = false;
   return constraints_.back();
 }
 
 void Domain::DeleteConstraint(Id id) {
   constraints_.remove_if([id](const Constraint& c) { return c.id == id; });
+  constraint_index_valid_ = false;
 }
 
 contact::Constraint* Domain::FindConstraint(Id id) {
-  for (Constraint& c : constraints_)
-    if (c.id == id) return &c;
-  return nullptr;
+  if (!constraint_index_valid_) {
+    constraint_index_.clear();
+    for (Constraint& c : constraints_) constraint_index_[c.id] = &c;
+    constraint_index_valid_ = true;
+  }
+  const auto it = constraint_index_.find(id);
+  return it == constraint_index_.end() ? nullptr : it->second;
 }
 
 Vec3 Domain::Gravity(double t) const {
@@ -85,6 +109,7 @@ void Domain::AddCallback(double interval, std::function<bool()> fn) {
 void Domain::Step(solvers::ConstraintSolver& solver) {
   const double h = step_, t = time_;
   Timer timer;
+  constraint_index_valid_ = false;
 
   // q(t+h/2) = q(t) + h/2 u(t); u_free = u(t) + h A^-1 f(t+h/2)       (integration)
   timer.Start();
@@ -121,6 +146,7 @@ void Domain::Step(solvers::ConstraintSolver& solver) {
     rows[i]->merit = i < solver_stats_.row_merit.size() ? solver_stats_.row_merit[i] : 0.0;
   // constraints with a strength break once |R| exceeds it (FIX_POINT, PUT_RIGID_LINK)
   constraints_.remove_if([](const Constraint& c) { return c.strength > 0 && c.R.norm() > c.strength; });
+  constraint_index_valid_ = false;
   stage_times_.CONSOL = timer.Stop();
 
   // u(t+h) = u_free + A^-1 H^T R h; q(t+h) = q(t+h/2) + h/2 u(t+h)     (integration)

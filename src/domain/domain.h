@@ -9,6 +9,7 @@
 #include <memory>
 #include <optional>
 #include <set>
+#include <unordered_map>
 #include <string>
 #include <utility>
 #include <vector>
@@ -55,7 +56,11 @@ class Domain {
   void DeleteConstraint(Id id);
   contact::Constraint* FindConstraint(Id id);
   const std::list<contact::Constraint>& constraints() const { return constraints_; }
-  std::list<contact::Constraint>& mutable_constraints() { return constraints_; }
+  // Mutable access invalidates the id index used by FindConstraint.
+  std::list<contact::Constraint>& mutable_constraints() {
+    constraint_index_valid_ = false;
+    return constraints_;
+  }
 
   material::SurfaceMaterialTable& surface_materials() { return surface_materials_; }
   const material::SurfaceMaterialTable& surface_materials() const { return surface_materials_; }
@@ -91,6 +96,12 @@ class Domain {
   double step() const { return step_; }
   void set_step(double h);
   int step_count() const { return step_count_; }
+  // --- restoring a saved state (results READ mode and restart; see src/io/)
+  // Sets the clock and the next constraint id; callbacks are moved past `time`.
+  void RestoreClock(double time, int step_count, Id next_constraint_id);
+  // Appends a constraint keeping its id (the id counter moves past it).
+  contact::Constraint& RestoreConstraint(contact::Constraint c);
+  Id next_constraint_id() const { return next_constraint_id_; }
   // Time at which the current (or last) RUN ends.
   double run_end_time() const { return run_end_time_; }
   double geometric_epsilon = 1e-6;
@@ -128,6 +139,8 @@ class Domain {
   std::vector<std::unique_ptr<body::Body>> bodies_;
   std::map<Id, body::Body*> body_by_id_;
   std::list<contact::Constraint> constraints_;
+  std::unordered_map<Id, contact::Constraint*> constraint_index_;  // rebuilt lazily
+  bool constraint_index_valid_ = false;
   material::SurfaceMaterialTable surface_materials_;
   std::array<ScalarOrSeries, 3> gravity_;
   std::vector<Callback> callbacks_;
