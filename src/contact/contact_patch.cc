@@ -65,11 +65,21 @@ std::vector<ContactGeometry> ConvexConvexPatch(const geometry::Convex& a,
   for (const Vec3& p : poly.points) pts.emplace_back(t1.dot(p - c), t2.dot(p - c));
   const std::vector<P2> hull = Hull2(std::move(pts));
 
-  // Patch size below which the patch is a point: a fraction of the polytope's depth or the
-  // geometric tolerance, whichever is larger.
+  // A patch smaller than a twentieth of the smaller piece is point-like (a corner or a
+  // grazing edge): a single point there avoids nearly coincident, redundant constraints
+  // that add no rotational resistance but slow the solver down.
+  auto diagonal = [](const geometry::Convex& c) {
+    Vec3 lo = c.vertices[0], hi = c.vertices[0];
+    for (const Vec3& v : c.vertices) {
+      lo = lo.cwiseMin(v);
+      hi = hi.cwiseMax(v);
+    }
+    return (hi - lo).norm();
+  };
+  const double size = std::min(diagonal(a), diagonal(b));
   double radius = 0.0;
   for (const P2& p : hull) radius = std::max(radius, p.norm());
-  const double tiny = std::max({epsilon, 1e-3 * radius, 0.5 * std::abs(base->gap)});
+  const double tiny = std::max({epsilon, 0.05 * size, 0.5 * std::abs(base->gap)});
   std::vector<P2> chosen;
   if (radius > tiny && hull.size() >= 2) {
     // p0 farthest from the centroid, p1 farthest from p0, then the farthest points from
