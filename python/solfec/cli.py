@@ -1,4 +1,4 @@
-"""The `solfec` command line: solfec [-v] [-w] [-s SUBDIR] [-i SEC] deck.py [deck args].
+"""The `solfec` command line: solfec [-v] [-w] [-c] [-s SUBDIR] [-i SEC] deck.py [deck args].
 
 The deck runs with every deck routine as a builtin (no imports needed), __file__ set, and
 sys.argv = [deck, deck args...]. Errors print a traceback pointing at the deck's line and
@@ -9,9 +9,10 @@ import sys
 import traceback
 
 USAGE = """solfec {version}
-SYNOPSIS: solfec [-v] [-w] [-s SUBDIR] [-i SECONDS] path [deck arguments]
+SYNOPSIS: solfec [-v] [-w] [-c] [-s SUBDIR] [-i SECONDS] path [deck arguments]
   -v          open the viewer (not available yet: decks see VIEWER() == False)
   -w          write mode: recompute even if results exist
+  -c          continue: restart from the last stored frame and run to the deck's end time
   -s SUBDIR   read/write results in a sub-directory of every output path
   -i SECONDS  (accepted for compatibility)
   path        the deck (a .py file), or a directory D holding D/basename(D).py
@@ -34,7 +35,9 @@ def _parse(argv):
             if a == "-s":
                 opts["subdir"] = argv[i + 1]
             i += 1
-        elif a in ("-c", "-f"):
+        elif a == "-c":
+            opts["continue"] = True
+        elif a == "-f":
             pass
         elif a in ("-h", "--help"):
             return None

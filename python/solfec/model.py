@@ -1,8 +1,10 @@
 """Model objects of the deck language (manual 4.1.4-4.1.8): SOLFEC, BULK_MATERIAL,
 SURFACE_MATERIAL, BODY, TIME_SERIES, and BYLABEL, BODY_CHARS, INITIAL_VELOCITY, DELETE."""
 
+import atexit
 import math
 import os
+import shutil
 import weakref
 
 from . import _args as A
@@ -48,7 +50,57 @@ class SOLFEC:
         self._surface = []           # SURFACE_MATERIAL objects
         self._output_interval = None
         self._output_compression = False
+        self._select_mode(out, analysis, h)
         _state.solfec_objects.append(weakref.ref(self))
+
+    # --- results (docs/output.md): READ / WRITE mode, output file, restart
+    def _select_mode(self, out, analysis, h):
+        """'READ' if valid results exist (unless -w or -c); otherwise 'WRITE' with a new
+        results file; -c with valid results continues them (WRITE, restored at RUN)."""
+        from . import results
+        name = os.path.basename(os.path.normpath(out))
+        self._h5path = os.path.join(out, name + ".h5")
+        self._mode = "WRITE"
+        self._output = None          # _solfec.Output in WRITE mode
+        self._results = None         # results.Results in READ mode (opened lazily)
+        self._frame = -1             # current frame in READ mode
+        self._present = None         # body ids of the current frame in READ mode
+        self._continue = False       # -c: restore the last frame at the first RUN
+        self._deck_time = 0.0        # sum of RUN durations (restart targets)
+        opts = _state.options
+        valid = results.is_valid(self._h5path)
+        if valid and opts.get("continue"):
+            self._continue = True
+            self._start_output(out, analysis, h, append=True)
+        elif valid and not opts["write"]:
+            self._mode = "READ"
+        else:
+            _check_free_space(out, 1 << 20, "SOLFEC")
+            self._start_output(out, analysis, h, append=False)
+            deck = opts.get("deck")
+            if deck and os.path.isfile(deck):
+                dst = os.path.join(out, name + ".py")
+                try:
+                    if not (os.path.exists(dst) and os.path.samefile(deck, dst)):
+                        shutil.copyfile(deck, dst)
+                except OSError as e:
+                    raise ValueError(f"SOLFEC: cannot copy the deck to '{dst}' (argument "
+                                     f"'output'): {e.strerror}") from None
+
+    def _start_output(self, out, analysis, h, append):
+        from . import results, __version__
+        attrs = {"analysis": analysis, "step": repr(h), "solfec_version": __version__,
+                 "deck": os.path.basename(_state.options.get("deck") or "")}
+        try:
+            self._output = _solfec.Output(self._h5path, os.path.join(out, "STATE"), append,
+                                          attrs)
+        except ValueError as e:
+            raise ValueError(str(e).replace("OUTPUT:", "SOLFEC:", 1) +
+                             " (argument 'output')") from None
+        self._output.attach(self._domain)
+        self._handle = _OutputHandle(self._output, self._domain)
+        results.register_writer(self._h5path, self._handle)
+        _open_outputs.append(weakref.ref(self._handle))
 
     # --- read-only members
     @property
@@ -61,7 +113,7 @@ class SOLFEC:
 
     @property
     def mode(self):
-        return "WRITE"
+        return self._mode
 
     @property
     def outpath(self):
@@ -70,10 +122,14 @@ class SOLFEC:
     @property
     def bodies(self):
         ids = self._domain.body_ids()
+        if self._present is not None:
+            ids = [i for i in ids if i in self._present]
         return [self._bodies[i] for i in ids if i in self._bodies]
 
     @property
     def nbod(self):
+        if self._present is not None:
+            return len(self.bodies)
         return self._domain.num_bodies
 
     @property
@@ -106,6 +162,48 @@ class SOLFEC:
 
     def __repr__(self):
         return f"<SOLFEC {self._analysis} step={self.step} output='{self._outpath}'>"
+
+
+class _OutputHandle:
+    """Weak-referencable handle of a writer: close() releases the file (reopened by the next
+    frame) so that h5py may read it in this process; finish() also writes STATE."""
+
+    def __init__(self, output, domain):
+        self.output = output
+        self.domain = domain
+
+    def close(self):
+        self.output.close()
+
+    def finish(self):
+        self.output.finish(self.domain)
+
+
+_open_outputs = []
+
+
+@atexit.register
+def _close_outputs():
+    for ref in _open_outputs:
+        h = ref()
+        if h is not None:
+            try:
+                h.finish()
+            except Exception:  # noqa: BLE001 - exiting anyway
+                pass
+
+
+def _check_free_space(path, need, routine):
+    """Raises ValueError if the file system of `path` has fewer than `need` bytes free."""
+    try:
+        st = os.statvfs(path)
+    except OSError:
+        return
+    free = st.f_bavail * st.f_frsize
+    if free < need:
+        raise ValueError(f"{routine}: not enough disk space for the output in '{path}': "
+                         f"{free / 1e6:.1f} MB free, about {need / 1e6:.1f} MB needed; free "
+                         f"space, choose another output directory or a longer OUTPUT interval")
 
 
 class BULK_MATERIAL:

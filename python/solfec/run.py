@@ -19,14 +19,49 @@ _SOLVERS = (GAUSS_SEIDEL_SOLVER,)
 
 
 def RUN(solfec, solver, duration):
-    """RUN(solfec, solver, duration): advances the simulation by `duration` [s]."""
+    """RUN(solfec, solver, duration): advances the simulation by `duration` [s]. In READ mode
+    the first RUN loads frame 0 and each further RUN the next frame. After `solfec -c` the
+    first RUN restores the last stored frame and every RUN ends where it would have ended in
+    the uninterrupted run (the sum of the deck's RUN durations)."""
     r = "RUN"
     A.instance(solfec, SOLFEC, r, "solfec")
     A.instance(solver, _SOLVERS, r, "solver", "GAUSS_SEIDEL_SOLVER")
     dur = A.positive(duration, r, "duration", allow_zero=True)
+    if solfec._mode == "READ":
+        from .history import _load_frame, _reader
+        _load_frame(solfec, 0 if solfec._frame < 0 else
+                    min(solfec._frame + 1, _reader(solfec).nframes - 1))
+        return
     d = solfec._domain
+    solfec._deck_time += dur
+    if solfec._continue:  # solfec -c: restore the last frame once, then run to deck times
+        from .history import _restore_last
+        _restore_last(solfec)
+        solfec._continue = False
+        solfec._continued = True
+    if getattr(solfec, "_continued", False):
+        dur = max(0.0, solfec._deck_time - d.time)
+    out = solfec._output
+    if out is not None:
+        _check_run_space(solfec, dur)
+        out.begin_run(d)
     d.set_solver_failure(solver._on_failure)
-    d.run(solver._s, dur)
+    try:
+        d.run(solver._s, dur)
+    finally:
+        if out is not None:
+            out.end_run(d)
+
+
+def _check_run_space(solfec, duration):
+    """Estimated bytes of the frames of this RUN against the free disk space."""
+    from .model import _check_free_space
+    d, out = solfec._domain, solfec._output
+    h = d.step
+    steps = max(0.0, duration / h)
+    frames = steps if out.interval <= 0 else min(steps, duration / out.interval) + 1
+    per_frame = 256 + d.num_bodies * 20 * 8 + d.num_constraints * 344
+    _check_free_space(solfec._outpath, int(frames * per_frame) + (1 << 20), "RUN")
 
 
 def CALLBACK(solfec, interval, data, callback):
@@ -37,6 +72,8 @@ def CALLBACK(solfec, interval, data, callback):
     dt = A.positive(interval, r, "interval")
     A.callable_(callback, r, "callback")
     args = data if isinstance(data, tuple) else (data,)
+    if solfec._mode == "READ":
+        return
 
     def fn():
         ret = callback(*args)
@@ -50,6 +87,9 @@ def OUTPUT(solfec, interval, compression="OFF"):
     A.instance(solfec, SOLFEC, r, "solfec")
     solfec._output_interval = A.positive(interval, r, "interval", allow_zero=True)
     solfec._output_compression = A.onoff(compression, r, "compression")
+    if solfec._output is not None:
+        solfec._output.interval = solfec._output_interval
+        solfec._output.set_compression(solfec._output_compression)
 
 
 def EXTENTS(solfec, extents):
@@ -59,14 +99,17 @@ def EXTENTS(solfec, extents):
     e = A.vec(extents, 6, r, "extents")
     if not all(e[i] < e[i + 3] for i in range(3)):
         raise ValueError(f"EXTENTS: argument 'extents' needs min < max on every axis, got {e}")
-    solfec._domain.set_extents(e)
+    if solfec._mode != "READ":
+        solfec._domain.set_extents(e)
 
 
 def UNPHYSICAL_PENETRATION(solfec, depth):
     """UNPHYSICAL_PENETRATION(solfec, depth): stop with an error once a gap < -depth [m]."""
     r = "UNPHYSICAL_PENETRATION"
     A.instance(solfec, SOLFEC, r, "solfec")
-    solfec._domain.penetration_depth = A.positive(depth, r, "depth")
+    depth = A.positive(depth, r, "depth")
+    if solfec._mode != "READ":
+        solfec._domain.penetration_depth = depth
 
 
 def GEOMETRIC_EPSILON(epsilon):
@@ -194,12 +237,24 @@ def TIMING(solfec, kind):
     """TIMING(solfec, kind): wall time [s] of a stage in the last step ('TIMINT', 'CONUPD',
     'CONDET', 'LOCDYN', 'CONSOL', 'PARBAL')."""
     A.instance(solfec, SOLFEC, "TIMING", "solfec")
-    return solfec._domain.timing(A.string(kind, "TIMING", "kind"))
+    kind = A.string(kind, "TIMING", "kind")
+    value = solfec._domain.timing(kind)  # validates the kind
+    if solfec._mode == "READ":
+        from .history import _current_row
+        row = _current_row(solfec)
+        from .results import TIMING_NAMES
+        return 0.0 if row is None else float(row["timing"][TIMING_NAMES.index(kind)])
+    return value
 
 
 def DURATION(solfec):
-    """DURATION(solfec): the current time in WRITE mode."""
+    """DURATION(solfec): (t0, t1) of the stored frames in READ mode, the current time in
+    WRITE mode."""
     A.instance(solfec, SOLFEC, "DURATION", "solfec")
+    if solfec._mode == "READ":
+        from .history import _reader
+        t = _reader(solfec).times
+        return (float(t[0]), float(t[-1]))
     return solfec._domain.time
 
 

@@ -10,5 +10,6 @@ void DefineBase(pybind11::module_& m);      // base_py.cc: TimeSeries
 void DefineGeometry(pybind11::module_& m);  // geometry_py.cc: Shape and shape routines
 void DefineSolvers(pybind11::module_& m);   // solvers_py.cc: GaussSeidelSolver
 void DefineDomain(pybind11::module_& m);    // domain_py.cc: Domain, bodies, constraints
+void DefineIo(pybind11::module_& m);
 
 }  // namespace solfec::bindings

@@ -10,4 +10,5 @@ PYBIND11_MODULE(_solfec, m) {
   solfec::bindings::DefineGeometry(m);
   solfec::bindings::DefineSolvers(m);
   solfec::bindings::DefineDomain(m);
+  solfec::bindings::DefineIo(m);
 }

@@ -181,8 +181,10 @@ void ContactManager::Detect(Domain& d) {
     if (d.excluded_bodies.count(std::minmax(A->id(), B->id()))) continue;
     if (existing.count(KeyOf(A->id(), ia->piece, B->id(), ib->piece))) continue;
     if (!d.excluded_objects.empty()) {
-      auto key = std::minmax(std::make_pair(A->id(), ia->piece), std::make_pair(B->id(), ib->piece));
-      if (d.excluded_objects.count(key)) continue;
+      // (std::minmax returns references: build the ordered pair of values explicitly)
+      const std::pair<Id, int> pa{A->id(), ia->piece}, pb{B->id(), ib->piece};
+      if (d.excluded_objects.count(pa < pb ? std::make_pair(pa, pb) : std::make_pair(pb, pa)))
+        continue;
     }
     const auto patch = DetectPair(A->shape(), ia->piece, B->shape(), ib->piece,
                                   d.geometric_epsilon);

@@ -28,7 +28,7 @@ void ValidateLaw(const char* routine, const Law& law, int row) {
   const std::string at = " of constraint row " + std::to_string(row);
   auto finite = [](double x) { return std::isfinite(x); };
   if (!finite(law.friction) || law.friction < 0.0) {
-    ThrowInput(routine, "friction " + std::to_string(law.friction) + at + " is negative",
+    ThrowInput(routine, "friction " + std::to_string(law.friction) + at + " is not >= 0",
                "friction", "use a friction coefficient >= 0");
   }
   if (!finite(law.restitution) || law.restitution < 0.0 || law.restitution > 1.0) {
@@ -36,7 +36,7 @@ void ValidateLaw(const char* routine, const Law& law, int row) {
                " is outside [0, 1]", "restitution", "use a restitution in [0, 1]");
   }
   if (!finite(law.cohesion) || law.cohesion < 0.0) {
-    ThrowInput(routine, "cohesion " + std::to_string(law.cohesion) + at + " is negative",
+    ThrowInput(routine, "cohesion " + std::to_string(law.cohesion) + at + " is not >= 0",
                "cohesion", "use a cohesion >= 0 [N]");
   }
   if (!finite(law.UN_prev) || !law.target.allFinite()) {

@@ -80,6 +80,48 @@ double FixedPointResidual(const Mat3& W, const Vec3& b, double mu, double rho, c
   return (R - ProjectOnCone(R - rho * DeSaxceVelocity(U, mu), mu)).norm();
 }
 
+// Accepts a converged Newton point unless it is one of the spurious roots of eq. 7.3
+// outside the cone (R_N = 0, d_T = 0); removes the round-off distance from FC.
+DiagResult Finish(double mu, int iters, Vec3& R) {
+  if (!R.allFinite() ||
+      TangentNorm(R) > mu * R.z() * (1.0 + kConeSlack) + kConeSlack * std::abs(R.z())) {
+    return {DiagStatus::kFailed, iters};
+  }
+  R = ProjectOnCone(R, mu);
+  return {DiagStatus::kOk, iters};
+}
+
+// The sliding branch at slip direction t = (cos th, sin th), see detail::SlidingByDirection.
+struct SlidingPoint {
+  double F = 0.0;   // w_N (t x U_T)
+  double G = 0.0;   // w_N (t . U_T)
+  double wN = 0.0;  // (W [-mu t; 1])_N
+};
+
+SlidingPoint EvalSliding(const Mat3& W, const Vec3& b, double mu, double theta) {
+  const double c = std::cos(theta), s = std::sin(theta);
+  const Vec3 w = W * Vec3(-mu * c, -mu * s, 1.0);
+  SlidingPoint p;
+  p.wN = w.z();
+  p.F = p.wN * (c * b.y() - s * b.x()) - b.z() * (c * w.y() - s * w.x());
+  p.G = p.wN * (c * b.x() + s * b.y()) - b.z() * (c * w.x() + s * w.y());
+  return p;
+}
+
+// Starting point of the sliding kernels: the warm start projected on FC, else the
+// projected sticking reaction, else the frictionless normal reaction.
+Vec3 SlidingStart(const Mat3& W, const Vec3& b, double mu, const Vec3& R, const Vec3& Rstick) {
+  Vec3 R0 = ProjectOnCone(R, mu);
+  if (R0.z() > 0.0) return R0;
+  R0 = ProjectOnCone(Rstick, mu);
+  if (R0.z() > 0.0) return R0;
+  return Vec3(0.0, 0.0, -b.z() / W(2, 2));
+}
+
+}  // namespace
+
+namespace detail {
+
 // Fixed point R = proj_FC(R - rho [U_T; U_N + mu ||U_T||]) (eq. 8.6), from R in FC.
 DiagResult ProjectionIteration(const Mat3& W, const Vec3& b, double mu, double rho,
                                const DiagOptions& options, Vec3& R) {
@@ -92,17 +134,6 @@ DiagResult ProjectionIteration(const Mat3& W, const Vec3& b, double mu, double r
     if (SmallChange(change, R, options.epsilon)) return {DiagStatus::kOk, it};
   }
   return {DiagStatus::kDiverged, options.maxiter};
-}
-
-// Accepts a converged Newton point unless it is one of the spurious roots of eq. 7.3
-// outside the cone (R_N = 0, d_T = 0); removes the round-off distance from FC.
-DiagResult Finish(double mu, int iters, Vec3& R) {
-  if (!R.allFinite() ||
-      TangentNorm(R) > mu * R.z() * (1.0 + kConeSlack) + kConeSlack * std::abs(R.z())) {
-    return {DiagStatus::kFailed, iters};
-  }
-  R = ProjectOnCone(R, mu);
-  return {DiagStatus::kOk, iters};
 }
 
 // Semismooth Newton on eq. 7.3 with an Armijo line search on |C|^2 / 2. Returns kFailed
@@ -159,28 +190,8 @@ DiagResult SemismoothNewton(const Mat3& W, const Vec3& b, double mu, const DiagO
   return {DiagStatus::kDiverged, options.maxiter};
 }
 
-// Sliding with R = R_N [-mu t; 1], t = (cos th, sin th): U_N = 0 gives R_N(th) = -b_N / w_N,
-// w = W [-mu t; 1], and the slip U_T(th) must be parallel to t, so th is a root of
-// F = w_N (t x U_T) = w_N (t x b_T) - b_N (t x w_T) (smooth, no pole where w_N = 0) with
-// w_N > 0 and t . U_T >= 0. Roots are bracketed on a uniform scan and refined by
-// bisection; the one nearest to the warm start direction is kept. This is the robust
-// fallback of the semismooth Newton kernel.
-struct SlidingPoint {
-  double F = 0.0;   // w_N (t x U_T)
-  double G = 0.0;   // w_N (t . U_T)
-  double wN = 0.0;  // (W [-mu t; 1])_N
-};
-
-SlidingPoint EvalSliding(const Mat3& W, const Vec3& b, double mu, double theta) {
-  const double c = std::cos(theta), s = std::sin(theta);
-  const Vec3 w = W * Vec3(-mu * c, -mu * s, 1.0);
-  SlidingPoint p;
-  p.wN = w.z();
-  p.F = p.wN * (c * b.y() - s * b.x()) - b.z() * (c * w.y() - s * w.x());
-  p.G = p.wN * (c * b.x() + s * b.y()) - b.z() * (c * w.x() + s * w.y());
-  return p;
-}
-
+// Roots of F(th) are bracketed on a uniform scan and refined by bisection; the valid one
+// nearest to the warm start direction is kept.
 DiagResult SlidingByDirection(const Mat3& W, const Vec3& b, double mu, Vec3& R) {
   constexpr int kScan = 64, kBisections = 60;
   constexpr double kTwoPi = 6.283185307179586;
@@ -220,17 +231,39 @@ DiagResult SlidingByDirection(const Mat3& W, const Vec3& b, double mu, Vec3& R) 
   return {DiagStatus::kOk, kScan};
 }
 
-// Starting point of the sliding kernels: the warm start projected on FC, else the
-// projected sticking reaction, else the frictionless normal reaction.
-Vec3 SlidingStart(const Mat3& W, const Vec3& b, double mu, const Vec3& R, const Vec3& Rstick) {
-  Vec3 R0 = ProjectOnCone(R, mu);
-  if (R0.z() > 0.0) return R0;
-  R0 = ProjectOnCone(Rstick, mu);
-  if (R0.z() > 0.0) return R0;
-  return Vec3(0.0, 0.0, -b.z() / W(2, 2));
+// Newton on F(th) = 0 (the smooth sliding branch of eq. 7.3, see SlidingByDirection) from
+// a slip direction t; t is kept a unit vector and turned by atan(dth) ~ dth, so there is
+// no trigonometry. Converges quadratically from a nearby warm start; returns kFailed when
+// it leaves the valid branch (w_N <= 0 or slip against t) so the caller can fall back.
+DiagResult SlidingNewton(const Mat3& W, const Vec3& b, double mu, const DiagOptions& options,
+                         Vec2 t, Vec3& R) {
+  constexpr int kMaxIterations = 12;
+  for (int it = 1; it <= kMaxIterations; ++it) {
+    const Vec2 tp(-t.y(), t.x());  // dt/dth
+    const Vec3 w = W * Vec3(-mu * t.x(), -mu * t.y(), 1.0);
+    const Vec3 wp = -mu * (W.col(0) * tp.x() + W.col(1) * tp.y());  // dw/dth
+    const double cross_b = t.x() * b.y() - t.y() * b.x(), dot_b = t.x() * b.x() + t.y() * b.y();
+    const double cross_w = t.x() * w.y() - t.y() * w.x(), dot_w = t.x() * w.x() + t.y() * w.y();
+    const double cross_wp = t.x() * wp.y() - t.y() * wp.x();
+    const double F = w.z() * cross_b - b.z() * cross_w;
+    const double dF = wp.z() * cross_b - w.z() * dot_b - b.z() * (cross_wp - dot_w);
+    const double step = -F / dF;
+    if (!std::isfinite(step) || !(w.z() > 0.0)) return {DiagStatus::kFailed, it};
+    t = (t + step * tp).normalized();
+    if (std::abs(step) <= std::max(options.epsilon, 1e-15)) {
+      const Vec3 wt = W * Vec3(-mu * t.x(), -mu * t.y(), 1.0);
+      const double RN = -b.z() / wt.z();
+      const double slip = wt.z() * (t.x() * b.x() + t.y() * b.y()) -
+                          b.z() * (t.x() * wt.x() + t.y() * wt.y());  // w_N (t . U_T)
+      if (!(wt.z() > 0.0 && RN > 0.0 && slip >= 0.0)) return {DiagStatus::kFailed, it};
+      R = Vec3(-mu * RN * t.x(), -mu * RN * t.y(), RN);
+      return {DiagStatus::kOk, it};
+    }
+  }
+  return {DiagStatus::kFailed, kMaxIterations};
 }
 
-}  // namespace
+}  // namespace detail
 
 DiagResult SolveContactBlock(const Mat3& W, const Mat3& W_inv, const Vec3& b, double mu,
                              const DiagOptions& options, Vec3& R) {
@@ -256,22 +289,30 @@ DiagResult SolveContactBlock(const Mat3& W, const Mat3& W_inv, const Vec3& b, do
   switch (options.kind) {
     case DiagSolver::kSemismoothNewton: {
       const Vec3 start = R;
-      const DiagResult newton = SemismoothNewton(W, b, mu, options, R);
+      // Fast path: Newton on the smooth sliding branch from the start's slip direction.
+      const double RT = TangentNorm(start);
+      if (RT > 0.0) {
+        const DiagResult sliding =
+            detail::SlidingNewton(W, b, mu, options, Vec2(-start.x() / RT, -start.y() / RT), R);
+        if (sliding.status == DiagStatus::kOk) return sliding;
+        R = start;
+      }
+      const DiagResult newton = detail::SemismoothNewton(W, b, mu, options, R);
       if (newton.status == DiagStatus::kOk) return newton;
       // Fallbacks: the sliding direction root, then the projection iteration.
       R = start;
-      DiagResult fallback = SlidingByDirection(W, b, mu, R);
+      DiagResult fallback = detail::SlidingByDirection(W, b, mu, R);
       if (fallback.status != DiagStatus::kOk) {
         R = start;
-        fallback = ProjectionIteration(W, b, mu, 1.0 / W.norm(), options, R);
+        fallback = detail::ProjectionIteration(W, b, mu, 1.0 / W.norm(), options, R);
       }
       fallback.iters += newton.iters;
       return fallback;
     }
     case DiagSolver::kProjectedGradient:
-      return ProjectionIteration(W, b, mu, 1.0 / W.norm(), options, R);
+      return detail::ProjectionIteration(W, b, mu, 1.0 / W.norm(), options, R);
     case DiagSolver::kDeSaxceFeng:
-      return ProjectionIteration(W, b, mu, 3.0 / W.trace(), options, R);
+      return detail::ProjectionIteration(W, b, mu, 3.0 / W.trace(), options, R);
   }
   return {DiagStatus::kFailed, 0};
 }

@@ -10,7 +10,8 @@ namespace solfec::solvers {
 
 // Iterative kernel for sliding contacts (GAUSS_SEIDEL_SOLVER argument 'diagsolver').
 enum class DiagSolver {
-  kSemismoothNewton,   // 'SEMISMOOTH_NEWTON': Newton on eq. 7.3 with a line search
+  kSemismoothNewton,   // 'SEMISMOOTH_NEWTON': Newton on the smooth sliding branch, then
+                       //   semismooth Newton on eq. 7.3 with a line search, then fallbacks
   kProjectedGradient,  // 'PROJECTED_GRADIENT': R <- proj_FC(R - rho (U + De Saxce shift)),
                        //   rho = 1/||W||_F (a safe gradient step)
   kDeSaxceFeng,        // 'DE_SAXCE_FENG': the same map with rho = 3/trace(W) (faster)
@@ -43,5 +44,33 @@ DiagResult SolveContactBlock(const Mat3& W, const Mat3& W_inv, const Vec3& b, do
 // and is solved as a plain Signorini-Coulomb contact.
 DiagResult SolveDiagonalBlock(Law& law, const Mat3& W, const Mat3& W_inv, const Vec3& rhs,
                               const DiagOptions& options, Vec3& R);
+
+// The sliding kernels behind SolveContactBlock (exposed for tests). All expect a sliding
+// block (b_N < 0, sticking outside FC, mu > 0), take R in as the start and return kFailed
+// when they cannot produce a solution, leaving R unspecified.
+namespace detail {
+
+// R <- proj_FC(R - rho [U_T; U_N + mu ||U_T||]) until the change is below epsilon (the
+// fixed point of eq. 8.6; its solutions do not depend on rho > 0).
+DiagResult ProjectionIteration(const Mat3& W, const Vec3& b, double mu, double rho,
+                               const DiagOptions& options, Vec3& R);
+
+// Semismooth Newton on eq. 7.3 with rho = 3 / trace(W) and an Armijo line search on
+// |C|^2 / 2; kFailed on a singular Jacobian, a failed line search or a root outside FC.
+DiagResult SemismoothNewton(const Mat3& W, const Vec3& b, double mu, const DiagOptions& options,
+                            Vec3& R);
+
+// Sliding means R = R_N [-mu t; 1] with t = (cos th, sin th): U_N = 0 gives R_N = -b_N / w_N,
+// w = W [-mu t; 1], and the slip U_T must be parallel to +t, so th is a root of the smooth
+// F(th) = w_N (t x U_T) = w_N (t x b_T) - b_N (t x w_T) with w_N > 0 and t . U_T >= 0.
+// Newton on F from the slip direction t (a unit vector, turned without trigonometry).
+DiagResult SlidingNewton(const Mat3& W, const Vec3& b, double mu, const DiagOptions& options,
+                         Eigen::Vector2d t, Vec3& R);
+
+// The same roots bracketed on a 64-point scan of th and refined by bisection: slow but
+// robust (the last resort before ProjectionIteration).
+DiagResult SlidingByDirection(const Mat3& W, const Vec3& b, double mu, Vec3& R);
+
+}  // namespace detail
 
 }  // namespace solfec::solvers

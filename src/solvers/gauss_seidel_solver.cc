@@ -6,6 +6,8 @@
 #include <cmath>
 #include <limits>
 #include <sstream>
+#include <cstdio>   // GSCONV_DUMP (temporary)
+#include <cstdlib>  // GSCONV_DUMP (temporary)
 
 #include "base/errors.h"
 #include "solvers/merit.h"
@@ -73,6 +75,25 @@ SolverStats GaussSeidelSolver::Solve(BlockProblem& problem) {
   options_.Validate();
   problem.Validate(name());
   Prepare(problem);
+  // GSCONV_DUMP begin (temporary experiment hook)
+  if (const char* dir = std::getenv("GSCONV_DUMP")) {
+    static int counter = 0;
+    char path[512];
+    std::snprintf(path, sizeof(path), "%s/p%04d.bin", dir, counter++);
+    if (FILE* f = std::fopen(path, "wb")) {
+      const int n = problem.size(), nnz = problem.row_ptr[n];
+      std::fwrite(&n, sizeof(int), 1, f);
+      std::fwrite(&nnz, sizeof(int), 1, f);
+      std::fwrite(problem.row_ptr.data(), sizeof(int), n + 1, f);
+      std::fwrite(problem.col.data(), sizeof(int), nnz, f);
+      std::fwrite(problem.W.data(), sizeof(Mat3), nnz, f);
+      std::fwrite(problem.B.data(), sizeof(Vec3), n, f);
+      std::fwrite(problem.laws.data(), sizeof(Law), n, f);
+      std::fwrite(problem.R.data(), sizeof(Vec3), n, f);
+      std::fclose(f);
+    }
+  }
+  // GSCONV_DUMP end
   last_stats_ = Iterate(problem);
   // Keep the statistics (with the policy outcome) even when the policy throws.
   try {
@@ -119,21 +140,32 @@ void GaussSeidelSolver::Sweep(BlockProblem& problem, SweepSums& sums) {
   for (int i = 0; i < n; ++i) {
     const int a = kForward ? i : n - 1 - i;
     const int k0 = row_ptr[a], k1 = row_ptr[a + 1];
-    // Off-diagonal products with the latest reactions (and the lag of updated rows).
-    Vec3 rhs = B[a];
-    Vec3 lag = Vec3::Zero();
+    // Off-diagonal products with the latest reactions (and the lag of updated rows), in
+    // scalars so that the six accumulators stay in registers (W is column-major).
+    double r0 = B[a].x(), r1 = B[a].y(), r2 = B[a].z();
+    double l0 = 0.0, l1 = 0.0, l2 = 0.0;
     for (int k = k0 + 1; k < k1; ++k) {
       const int c = col[k];
-      const Vec3 Rc = R[c];
-      rhs.noalias() += W[k] * Rc;
-      if (kForward ? c < a : c > a) lag.noalias() += W[k] * (Rc - S[c]);
+      const double* w = W[k].data();
+      const double x0 = R[c].x(), x1 = R[c].y(), x2 = R[c].z();
+      r0 += w[0] * x0 + w[3] * x1 + w[6] * x2;
+      r1 += w[1] * x0 + w[4] * x1 + w[7] * x2;
+      r2 += w[2] * x0 + w[5] * x1 + w[8] * x2;
+      if (kForward ? c < a : c > a) {
+        const double d0 = x0 - S[c].x(), d1 = x1 - S[c].y(), d2 = x2 - S[c].z();
+        l0 += w[0] * d0 + w[3] * d1 + w[6] * d2;
+        l1 += w[1] * d0 + w[4] * d1 + w[7] * d2;
+        l2 += w[2] * d0 + w[5] * d1 + w[8] * d2;
+      }
     }
+    const Vec3 rhs(r0, r1, r2), lag(l0, l1, l2);
     const Mat3& W_aa = W[k0];
     const Vec3 R_old = R[a];
     S[a] = R_old;
-    // Merit share of the previous iterate.
+    // Merit share of the previous iterate; after the first sweep R_old is a diagonal
+    // solver output, hence in FC.
     const Vec3 U_old = rhs - lag + W_aa * R_old;
-    merit += RowMeritNumerator(laws[a], W_aa, W_inv[a], U_old, R_old);
+    merit += RowMeritNumerator(laws[a], W_aa, W_inv[a], U_old, R_old, !first_sweep_);
     // Diagonal problem (line 4).
     Vec3 R_new = R_old;
     if (num_singular_ > 0 && singular_[a]) {
@@ -175,6 +207,7 @@ SolverStats GaussSeidelSolver::Iterate(BlockProblem& problem) {
   while (true) {
     previous = last;
     last = SweepSums();
+    first_sweep_ = stats.iters == 0;
     if (forward) {
       Sweep<true>(problem, last);
     } else {

@@ -89,6 +89,7 @@ class GaussSeidelSolver final : public ConstraintSolver {
   std::vector<Vec3> R_prev_;  // the previous iterate, written row by row during a sweep
   std::vector<std::uint8_t> singular_;
   int num_singular_ = 0;
+  bool first_sweep_ = true;  // the warm start need not lie in FC
   double denominator_ = 1.0;
   DiagOptions diag_;
 };

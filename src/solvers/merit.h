@@ -2,10 +2,12 @@
 // residuals C_a (eqs. 8.3-8.9) relative to the energy of the free relative motion.
 #pragma once
 
+#include <algorithm>
 #include <vector>
 
 #include "base/types.h"
 #include "solvers/block_problem.h"
+#include "solvers/friction_cone.h"
 
 namespace solfec::solvers {
 
@@ -15,12 +17,44 @@ namespace solfec::solvers {
 //           cohesive contact uses R + cohesion e_N),
 //  equality: C = U - target,
 //  normal equality: C_N = U_N - target_N, C_T = (W_aa [R_T; 0])_T.
-Vec3 RowResidual(const Law& law, const Mat3& W_aa, const Vec3& U, const Vec3& R);
+// in_cone = true skips the last term for reactions known to lie in FC (diagonal solver
+// output). Inline: evaluated once per row and sweep by the Gauss-Seidel solver.
+inline Vec3 RowResidual(const Law& law, const Mat3& W_aa, const Vec3& U, const Vec3& R,
+                        bool in_cone = false) {
+  switch (law.kind) {
+    case LawKind::kEquality:
+      return U - law.target;
+    case LawKind::kNormalEquality: {
+      // Tangential part: the velocity the (ideally zero) tangential reaction causes.
+      const Vec3 RT(R.x(), R.y(), 0.0);
+      const Vec3 WRT = W_aa * RT;
+      return Vec3(WRT.x(), WRT.y(), U.z() - law.target.z());
+    }
+    case LawKind::kSignoriniCoulomb:
+      break;
+  }
+  const double mu = law.friction;
+  // Cohesive contacts live in the cone shifted by the cohesion (R_N >= -cohesion).
+  Vec3 Rs = R;
+  if (law.cohesive) Rs.z() += law.cohesion;
+  // Ubar_N = U_N + eta min(0, U_N^t) (eq. 7.1); F of eq. 8.4.
+  Vec3 Ubar = U;
+  Ubar.z() += law.restitution * std::min(0.0, law.UN_prev);
+  const Vec3 F = DeSaxceVelocity(Ubar, mu);
+  // C = F + m(R - F), m(S) = S - proj_FC(S) (eqs. 8.7, 8.9).
+  const Vec3 S = Rs - F;
+  Vec3 C = F + (S - ProjectOnCone(S, mu));
+  // R in FC is part of eq. 8.9: add its distance from FC mapped to velocity by W_aa.
+  if (in_cone) return C;
+  const Vec3 outside = Rs - ProjectOnCone(Rs, mu);
+  if (!outside.isZero(0.0)) C.noalias() += W_aa * outside;
+  return C;
+}
 
 // <W_aa^-1 C_a, C_a>: the unnormalised share of row a in g(R).
 inline double RowMeritNumerator(const Law& law, const Mat3& W_aa, const Mat3& W_aa_inv,
-                                const Vec3& U, const Vec3& R) {
-  const Vec3 C = RowResidual(law, W_aa, U, R);
+                                const Vec3& U, const Vec3& R, bool in_cone = false) {
+  const Vec3 C = RowResidual(law, W_aa, U, R, in_cone);
   return C.dot(W_aa_inv * C);
 }
 

@@ -209,3 +209,66 @@ def test_energy_balance_of_a_bouncing_ball(sol):
     assert VIEWER() is False and NCPU(sol) == 1 and HERE(sol, b) is True
     assert DISPLACEMENT(b, (0, 0, 1.0)) == pytest.approx((0, 0, b.conf[11] - 1.0))
     assert VELOCITY(b, (0, 0, 1.0)) == pytest.approx((0, 0, 0), abs=1e-9)
+
+
+def test_unphysical_penetration_stops_the_run(sol):
+    bulk = BULK_MATERIAL(sol)
+    BODY(sol, "OBSTACLE", slab(), bulk)
+    b = BODY(sol, "RIGID", SPHERE((0, 0, 0.6), 0.5, 1, 1), bulk)
+    INITIAL_VELOCITY(b, (0, 0, -50.0), (0, 0, 0))  # 50 m/s: 25 mm per half step
+    UNPHYSICAL_PENETRATION(sol, 0.01)
+    with pytest.raises(SolverError, match="UNPHYSICAL_PENETRATION"):
+        RUN(sol, GAUSS_SEIDEL_SOLVER(1e-6, 100), 0.1)
+
+
+def test_contact_exclusions_by_object_and_surface(sol):
+    bulk = BULK_MATERIAL(sol)
+    # the floor is two slabs: left (surface 1) and right (surface 5)
+    left = TRANSLATE(slab(surfid=1), (-5.0, 0, 0))
+    right = TRANSLATE(slab(surfid=5), (5.0, 0, 0))
+    floor = BODY(sol, "OBSTACLE", [left, right], bulk)
+    a = BODY(sol, "RIGID", box(-2.5, -0.5, 0.0, 1, 1, 1, surfid=2), bulk)
+    b = BODY(sol, "RIGID", box(2.5, -0.5, 0.0, 1, 1, 1, surfid=3), bulk)
+    c = BODY(sol, "RIGID", box(6.0, -0.5, 0.0, 1, 1, 1, surfid=4), bulk)
+    CONTACT_EXCLUDE_OBJECTS(floor, (-5.0, 0, -0.5), a, (-2.0, 0, 0.5))  # a falls through
+    CONTACT_EXCLUDE_SURFACES(sol, 5, 4)  # c falls through the right slab
+    GRAVITY(sol, (0, 0, -10))
+    RUN(sol, GAUSS_SEIDEL_SOLVER(1e-8, 100), 0.5)
+    assert a.conf[11] < 0.0
+    assert b.conf[11] == pytest.approx(0.5, abs=1e-3)  # b rests on the right slab
+    assert c.conf[11] < 0.0
+    with pytest.raises(ValueError, match="point1"):
+        CONTACT_EXCLUDE_OBJECTS(floor, (50, 50, 50), a, (-2.0, 0, 0.5))
+
+
+def test_contact_sparsify_minarea_drops_small_contacts(sol):
+    bulk = BULK_MATERIAL(sol)
+    BODY(sol, "OBSTACLE", slab(), bulk)
+    a = BODY(sol, "RIGID", box(-0.5, -0.5, 0.0, 1, 1, 1), bulk)
+    GRAVITY(sol, (0, 0, -10))
+    CONTACT_SPARSIFY(sol, 0.01, minarea=10.0)  # every contact is smaller: none survive
+    RUN(sol, GAUSS_SEIDEL_SOLVER(1e-8, 100), 0.1)
+    assert sol.ncon == 0 and a.conf[11] == pytest.approx(0.5 - 0.05, abs=1e-9)  # free fall
+    with pytest.raises(ValueError, match="threshold"):
+        CONTACT_SPARSIFY(sol, 2.0)
+
+
+def test_cohesion_holds_a_hanging_block_until_overloaded(outdir):
+    sol = SOLFEC("DYNAMIC", 1e-3, outdir)
+    sol.verbose = "OFF"
+    bulk = BULK_MATERIAL(sol, density=1000.0)
+    # a 1 m^3 block (weight 1e4 N) glued under a ceiling by a unit-area contact
+    SURFACE_MATERIAL(sol, friction=0.5, cohesion=2e4)
+    ceiling = HULL([-5, -5, 1, 5, -5, 1, 5, 5, 1, -5, 5, 1,
+                    -5, -5, 2, 5, -5, 2, 5, 5, 2, -5, 5, 2], 1, 1)
+    BODY(sol, "OBSTACLE", ceiling, bulk)
+    b = BODY(sol, "RIGID", box(-0.5, -0.5, 0.0, 1, 1, 1.0001), bulk)  # overlaps the ceiling
+    GRAVITY(sol, (0, 0, -10))
+    gs = GAUSS_SEIDEL_SOLVER(1e-10, 1000, meritval=1e-14)
+    RUN(sol, gs, 0.2)
+    z0 = b.conf[11]
+    assert abs(z0 - 0.50005) < 1e-6  # held: cohesion 2e4 Pa * 1 m^2 > 1e4 N
+    assert sum(c.R[2] for c in sol.constraints) == pytest.approx(-10 * b.mass, rel=1e-6)
+    GRAVITY(sol, (0, 0, -30))  # 3e4 N > 2e4 N: the bond breaks and the block falls
+    RUN(sol, gs, 0.2)
+    assert b.conf[11] < z0 - 0.1

@@ -22,8 +22,11 @@ Choices (see ../README.md for the comparison rules):
     the full residual (fc3d_compute_error, relative to |q|) must also be < tol, otherwise the
     working tolerance is tightened and the sweeps go on.
   * Per step we record wall and CPU time of computeOneStep + nextStep, the NSGS iterations
-    (iparam[SICONOS_IPARAM_ITER_DONE]), the final residual (dparam[SICONOS_DPARAM_RESIDU]),
-    converged = residual <= tol and iterations < maxiter, and the number of contacts
+    (iparam[SICONOS_IPARAM_ITER_DONE]), the final residual (dparam[SICONOS_DPARAM_RESIDU],
+    which is the full fc3d_compute_error residual: checked equal, step by step, to a fresh
+    siconos.numerics.fc3d_compute_error call), converged = residual <= tol (what NSGS itself
+    reports as info; a step that used all maxiter sweeps but ends below tol counts as
+    converged), and the number of contacts
     (size of the contact problem / 3; 0 when no contact is active: then no solve happens).
 """
 
@@ -168,7 +171,7 @@ def run(n, duration, step, tol=1e-6, maxiter=1000):
         rec["contacts"].append(int(nc))
         rec["iters"].append(it if nc > 0 else 0)
         rec["residual"].append(res if nc > 0 else 0.0)
-        rec["converged"].append(bool(nc == 0 or (res <= tol and it < maxiter)))
+        rec["converged"].append(bool(nc == 0 or res <= tol))
     z = [b.q()[2] for b in bodies]
     ke = sum(0.5 * b.scalarMass() * float(np.dot(b.velocity()[:3], b.velocity()[:3]))
              for b in bodies)

@@ -1,0 +1,266 @@
+"""Results access of the deck language (manual 4.5): SEEK, FORWARD, BACKWARD, STRESS,
+HISTORY, and XDMF_EXPORT (ParaView); READ-mode frame loading and restart restore."""
+
+import sys
+
+import numpy as np
+
+from . import _args as A
+from . import _solfec
+from . import results as R
+from .model import BODY, SOLFEC
+
+__all__ = ["SEEK", "FORWARD", "BACKWARD", "STRESS", "HISTORY", "XDMF_EXPORT"]
+
+
+# --- frames ----------------------------------------------------------------------------------
+def _reader(solfec):
+    """The Results of a READ-mode SOLFEC (kept open)."""
+    if solfec._results is None:
+        solfec._results = R.Results(solfec._h5path)
+    return solfec._results
+
+
+class _Session:
+    """Results for one query: READ mode shares the open reader; WRITE mode releases the
+    writer (it reopens at the next frame) and reads what is written so far."""
+
+    def __init__(self, solfec):
+        self.solfec = solfec
+
+    def __enter__(self):
+        s = self.solfec
+        if s._mode == "READ":
+            self.res, self.own = _reader(s), False
+        else:
+            if s._output is None or s._output.frames == 0:
+                raise ValueError("HISTORY: nothing has been written yet; call RUN first")
+            self.res, self.own = R.Results(s._h5path), True
+        return self.res
+
+    def __exit__(self, *exc):
+        if self.own:
+            self.res.close()
+
+
+def _restore(solfec, res, i):
+    fr = res.frame(i)
+    _solfec.restore_frame(solfec._domain, res.frames[i:i + 1], fr.bodies, fr.nq.tolist(),
+                          fr.nu.tolist(), fr.q, fr.u, fr.constraints)
+    return fr
+
+
+def _load_frame(solfec, i):
+    """READ mode: puts frame i into the deck's bodies and constraints."""
+    res = _reader(solfec)
+    i = max(0, min(int(i), res.nframes - 1))
+    fr = _restore(solfec, res, i)
+    solfec._frame = i
+    solfec._present = set(int(b) for b in fr.bodies["id"])
+
+
+def _restore_last(solfec):
+    """Restart: restores the last complete frame of the file being continued."""
+    with R.Results(solfec._h5path) as res:
+        if res.nframes:
+            _restore(solfec, res, res.nframes - 1)
+
+
+def _current_row(solfec):
+    if solfec._frame < 0:
+        return None
+    return _reader(solfec).frames[solfec._frame]
+
+
+def _read_mode(solfec, routine):
+    A.instance(solfec, SOLFEC, routine, "solfec")
+    return solfec._mode == "READ"
+
+
+def SEEK(solfec, time):
+    """SEEK(solfec, time): READ mode: loads the frame nearest to `time` (ignored in WRITE)."""
+    t = A.number(time, "SEEK", "time")
+    if _read_mode(solfec, "SEEK"):
+        _load_frame(solfec, _reader(solfec).nearest_frame(t))
+
+
+def FORWARD(solfec, steps=1):
+    """FORWARD(solfec, steps): READ mode: moves `steps` frames forward (ignored in WRITE)."""
+    n = A.integer(steps, "FORWARD", "steps")
+    if _read_mode(solfec, "FORWARD"):
+        _load_frame(solfec, max(solfec._frame, 0) + n)
+
+
+def BACKWARD(solfec, steps=1):
+    """BACKWARD(solfec, steps): READ mode: moves `steps` frames backward (ignored in WRITE)."""
+    n = A.integer(steps, "BACKWARD", "steps")
+    if _read_mode(solfec, "BACKWARD"):
+        _load_frame(solfec, max(solfec._frame, 0) - n)
+
+
+def STRESS(body, point):
+    """STRESS(body, point): Cauchy stress (sx, sy, sz, sxy, sxz, syz, mises) at a referential
+    point; defined for deformable bodies only."""
+    A.instance(body, BODY, "STRESS", "body")
+    A.vec3(point, "STRESS", "point")
+    raise ValueError(f"STRESS: not defined for {body.kind} bodies")
+
+
+# --- HISTORY ---------------------------------------------------------------------------------
+_COUNTS = {"STEP": lambda fr: fr.row["step"], "CONS": lambda fr: fr.row["con_count"],
+           "BODS": lambda fr: fr.row["body_count"], "DELBODS": lambda fr: fr.row["delbods"],
+           "NEWBODS": lambda fr: fr.row["newbods"], "GSITERS": lambda fr: fr.row["gsiters"],
+           "MERIT": lambda fr: fr.row["merit"]}
+_PARALLEL_ONLY = ("GSCOLORS", "GSBOT", "GSMID", "GSTOP", "GSINN", "GSINIT", "GSRUN", "GSCOM",
+                  "GSMCOM")
+_NEWTON = ("LININIT", "LINUPD", "LINMV", "LINPRE", "LINRUN", "LINCOM", "NTITERS", "BSITERS")
+_AGGREGATES = ("GAP", "R", "U", "CR", "CU")
+
+
+def _body_ids(obj, solfec, routine):
+    """None for the whole model, else the list of body ids of a BODY or list of bodies."""
+    if obj is solfec:
+        return None
+    if isinstance(obj, BODY):
+        return [obj.id]
+    if isinstance(obj, (list, tuple)) and all(isinstance(b, BODY) for b in obj):
+        return [b.id for b in obj]
+    raise TypeError(f"{routine}: an item's object must be the SOLFEC object, a BODY or a list "
+                    f"of bodies, got {type(obj).__name__}")
+
+
+def _energy_fn(ids, kind):
+    k = R.ENERGY_NAMES.index(kind)
+    if ids is None:
+        return lambda fr: fr.row["energy"][k], False
+    ids = np.asarray(ids)
+
+    def fn(fr):
+        mask = np.isin(fr.bodies["id"], ids)
+        return float(fr.bodies["energy"][mask, k].sum())
+    return fn, False
+
+
+def _aggregate_fn(ids, direction, pair, entity):
+    """GAP: minimum contact gap; R: sum of reactions; U: mean relative velocity; along the
+    normal (direction None) or the spatial direction; CR/CU: contacts only."""
+    d = None if direction is None else np.asarray(direction, float) / np.linalg.norm(direction)
+    contacts_only = entity in ("GAP", "CR", "CU")
+    which = entity[-1] if entity != "GAP" else "GAP"
+
+    def fn(fr):
+        c = fr.constraints
+        m = np.ones(len(c), dtype=bool)
+        if ids is not None:
+            m &= np.isin(c["body1"], ids) | np.isin(c["body2"], ids)
+        if contacts_only:
+            m &= c["kind"] == 0
+        if pair is not None:
+            s1, s2 = pair
+            m &= ((c["surf1"] == s1) & (c["surf2"] == s2)) | ((c["surf1"] == s2) & (c["surf2"] == s1))
+        c = c[m]
+        if len(c) == 0:
+            return 0.0
+        if which == "GAP":
+            return float(c["gap"].min())
+        v = c[which]
+        if d is None:
+            vals = v[:, 2]
+        else:  # spatial vector = T1 v0 + T2 v1 + N v2 (base column-wise)
+            B = c["base"].reshape(-1, 3, 3)  # B[k, j] = column j
+            vals = np.einsum("kji,kj,i->k", B, v, d)
+        return float(vals.sum() if which == "R" else vals.mean())
+    return fn, True
+
+
+def _item(solfec, res, item):
+    """(function of a Frame, needs constraints) for one HISTORY item."""
+    r = "HISTORY"
+    if isinstance(item, str):
+        if item in R.TIMING_NAMES:
+            k = R.TIMING_NAMES.index(item)
+            return (lambda fr: fr.row["timing"][k]), False
+        if item in _COUNTS:
+            return _COUNTS[item], False
+        if item == "NEWCONS":
+            return (lambda fr: int((fr.constraints["age"] == 0).sum())), True
+        if item in _PARALLEL_ONLY:
+            return (lambda fr: 0.0), False
+        if item in _NEWTON:
+            raise ValueError(f"HISTORY: '{item}' belongs to the NEWTON_SOLVER, which is not "
+                             f"available in this version")
+        raise ValueError(f"HISTORY: unknown item '{item}'; use a timer ({', '.join(R.TIMING_NAMES)})"
+                         f", 'STEP', 'CONS', 'BODS', 'DELBODS', 'NEWBODS', 'NEWCONS', 'GSITERS' "
+                         f"or 'MERIT'")
+    if not isinstance(item, (tuple, list)):
+        raise TypeError(f"{r}: each item must be a string or a tuple, got {type(item).__name__}")
+    if len(item) == 3 and isinstance(item[2], str) and (isinstance(item[0], (BODY, str))):
+        body, point, entity = item
+        if isinstance(body, str):
+            bid = res.body_by_label(body)
+            if bid is None:
+                raise ValueError(f"{r}: no body labelled '{body}' in the results")
+        else:
+            bid = body.id
+        if not res.has_body(bid):
+            raise ValueError(f"{r}: body {bid} is not in the results")
+        return R.point_function(res, bid, A.vec3(point, r, "point"), entity), False
+    if len(item) == 2:
+        obj, kind = item
+        ids = _body_ids(obj, solfec, r)
+        if kind in R.ENERGY_NAMES:
+            return _energy_fn(ids, kind)
+        if kind in _AGGREGATES:
+            return _aggregate_fn(ids, None, None, kind)
+        raise ValueError(f"{r}: unknown kind '{kind}' in item {item!r}; use an energy "
+                         f"({', '.join(R.ENERGY_NAMES)}) or 'GAP', 'R', 'U', 'CR', 'CU'")
+    if len(item) == 4:
+        obj, direction, pair, entity = item
+        ids = _body_ids(obj, solfec, r)
+        if entity not in _AGGREGATES:
+            raise ValueError(f"{r}: unknown entity '{entity}' in item {item!r}; use 'GAP', 'R', "
+                             f"'U', 'CR' or 'CU'")
+        d = None if direction is None else A.direction(direction, r, "direction")
+        p = None if pair is None else tuple(A.integer(x, r, "pair") for x in pair)
+        return _aggregate_fn(ids, d, p, entity)
+    raise ValueError(f"{r}: cannot interpret item {item!r}")
+
+
+def HISTORY(solfec, items, t0=None, t1=None, skip=1, progress="OFF"):
+    """HISTORY(solfec, list, t0, t1 | skip, progress): (times, values1, ...) numpy arrays of
+    the stored frames with t0 <= t <= t1, every `skip`-th frame (see docs/output.md)."""
+    r = "HISTORY"
+    A.instance(solfec, SOLFEC, r, "solfec")
+    single = isinstance(items, str) or (isinstance(items, tuple) and len(items) in (2, 3, 4)
+                                        and not isinstance(items[0], (tuple, list, str)))
+    items = [items] if single else list(items)
+    t0 = None if t0 is None else A.number(t0, r, "t0")
+    t1 = None if t1 is None else A.number(t1, r, "t1")
+    skip = A.integer(skip, r, "skip")
+    if skip < 1:
+        raise ValueError(f"{r}: argument 'skip' must be >= 1, got {skip}")
+    show = A.onoff(progress, r, "progress")
+    with _Session(solfec) as res:
+        fns = [_item(solfec, res, it) for it in items]
+        need_cons = any(c for _, c in fns)
+        idx = res.frame_indices(t0, t1, skip)
+        out = np.zeros((len(fns), len(idx)))
+        for k, fr in enumerate(res.iter_frames(idx, constraints=need_cons)):
+            for j, (fn, _) in enumerate(fns):
+                out[j, k] = fn(fr)
+            if show and (k % max(1, len(idx) // 100) == 0 or k == len(idx) - 1):
+                sys.stdout.write(f"\rHISTORY: {100 * (k + 1) // max(1, len(idx)):3d}%")
+                sys.stdout.flush()
+        if show:
+            sys.stdout.write("\n")
+        return (res.times[idx].copy(), *out)
+
+
+def XDMF_EXPORT(solfec, path=None, t0=None, t1=None, skip=1):
+    """XDMF_EXPORT(solfec | path, t0, t1, skip): writes ParaView files of the stored frames
+    (bodies, spheres, contacts); returns the list of .xmf paths written."""
+    from . import xdmf
+    r = "XDMF_EXPORT"
+    A.instance(solfec, SOLFEC, r, "solfec")
+    with _Session(solfec) as res:
+        return xdmf.export(res, path, t0, t1, A.integer(skip, r, "skip"))

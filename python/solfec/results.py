@@ -1,0 +1,349 @@
+"""Reading solfec results files (HDF5, layout in docs/output.md) into numpy with h5py.
+
+Usable without running a deck (and without the compiled module):
+
+    from solfec.results import Results
+    with Results("out/ball") as r:            # output directory or the .h5 file
+        print(r.times[-1], r.nframes)
+        f = r.frame(r.nearest_frame(0.5))     # one frame: rows, q, u, constraints
+        t, x = r.body_point_history(1, (0, 0, 1), "DX")
+
+A run killed midway (SIGKILL) leaves a file that opens here up to its last complete frame.
+"""
+
+import os
+
+import numpy as np
+
+__all__ = ["Results", "results_path", "is_valid", "FORMAT", "VERSION", "BODY_KINDS",
+           "CONSTRAINT_KINDS", "ENERGY_NAMES", "TIMING_NAMES"]
+
+FORMAT = "solfec-results"
+VERSION = 1
+BODY_KINDS = ("RIGID", "PSEUDO_RIGID", "FINITE_ELEMENT", "OBSTACLE")
+CONSTRAINT_KINDS = ("CONTACT", "FIXPNT", "FIXDIR", "VELODIR", "RIGLNK")
+ENERGY_NAMES = ("KINETIC", "INTERNAL", "EXTERNAL", "CONTACT", "FRICTION")
+TIMING_NAMES = ("TIMINT", "CONUPD", "CONDET", "LOCDYN", "CONSOL", "PARBAL")
+
+_BLOCK = 1 << 21  # values read per block when streaming frames (bounded memory)
+
+
+def results_path(path):
+    """The results file of an output directory: DIR/basename(DIR).h5 (a path ending in .h5
+    is returned as is)."""
+    if path.endswith(".h5"):
+        return path
+    d = os.path.normpath(path)
+    return os.path.join(d, os.path.basename(d) + ".h5")
+
+
+# In-process writers by real path of their file (WRITE-mode SOLFEC objects register here).
+_writers = {}
+
+
+def register_writer(path, output):
+    """Registers an object with close() writing `path` (closed before this module reads it)."""
+    import weakref
+    _writers.setdefault(os.path.realpath(path), []).append(weakref.ref(output))
+
+
+def _release_writer(path):
+    """Closes in-process writers of `path` so that h5py can open the file; they reopen it
+    when they write the next frame."""
+    refs = _writers.get(os.path.realpath(path), [])
+    alive = [r for r in refs if r() is not None]
+    for r in alive:
+        r().close()
+    if refs:
+        _writers[os.path.realpath(path)] = alive
+
+
+def _open(path):
+    import h5py
+    _release_writer(path)
+    try:
+        return h5py.File(path, "r")
+    except OSError:
+        # a writer killed while in SWMR mode leaves the 'open for writing' mark: read as SWMR
+        return h5py.File(path, "r", libver="latest", swmr=True)
+
+
+def is_valid(path):
+    """True if `path` (directory or .h5) holds a results file with at least one frame."""
+    p = results_path(path)
+    if not os.path.isfile(p):
+        return False
+    try:
+        with Results(p) as r:
+            return r.nframes > 0
+    except (OSError, KeyError, ValueError):
+        return False
+
+
+class Frame:
+    """One frame: `row` (the /frames/table record), `bodies` (records: id, energy),
+    `nq`, `nu` (sizes per body), `q`, `u` (concatenated), `constraints` (records)."""
+
+    def __init__(self, index, row, bodies, nq, nu, q, u, constraints):
+        self.index, self.row, self.bodies = index, row, bodies
+        self.nq, self.nu, self.q, self.u, self.constraints = nq, nu, q, u, constraints
+        self.time = float(row["time"])
+        self._qoff = np.concatenate(([0], np.cumsum(nq)))
+        self._uoff = np.concatenate(([0], np.cumsum(nu)))
+        self._pos = None
+
+    def position(self, body_id):
+        """Index of the body in this frame's records, or None if absent."""
+        if self._pos is None:
+            self._pos = {int(i): k for k, i in enumerate(self.bodies["id"])}
+        return self._pos.get(int(body_id))
+
+    def body_q(self, body_id):
+        k = self.position(body_id)
+        return None if k is None else self.q[self._qoff[k]:self._qoff[k + 1]]
+
+    def body_u(self, body_id):
+        k = self.position(body_id)
+        return None if k is None else self.u[self._uoff[k]:self._uoff[k + 1]]
+
+
+class Results:
+    """An open results file. `frames` is the frame table (numpy records), `times` its time
+    column, `definitions` the body definition records; see docs/output.md."""
+
+    def __init__(self, path):
+        self.path = results_path(path)
+        if not os.path.isfile(self.path):
+            raise FileNotFoundError(f"results: no results file '{self.path}'")
+        self._f = _open(self.path)
+        f = self._f
+        fmt = f.attrs.get("format", b"")
+        fmt = fmt.decode() if isinstance(fmt, bytes) else str(fmt)
+        if fmt != FORMAT:
+            self.close()
+            raise ValueError(f"results: '{self.path}' is not a solfec results file")
+        self.version = int(f.attrs.get("version", 0))
+        if self.version > VERSION:
+            self.close()
+            raise ValueError(f"results: '{self.path}' has format version {self.version}; this "
+                             f"solfec reads versions <= {VERSION}")
+        if "frames" not in f:
+            self.frames = np.zeros(0)
+            self.nframes = 0
+            self.times = np.zeros(0)
+            self.definitions = np.zeros(0)
+            return
+        n = min(int(f["frames/count"][0]), f["frames/table"].shape[0])
+        self.nframes = n
+        self.frames = f["frames/table"][:n]
+        self.times = self.frames["time"].copy()
+        ndef = int(self.frames["def_count"].max()) if n else 0
+        self.definitions = f["bodies/table"][:ndef]
+        self._def = {int(i): k for k, i in enumerate(self.definitions["id"])}
+        self._labels = None
+
+    # --- file
+    def close(self):
+        if self._f is not None:
+            self._f.close()
+            self._f = None
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        self.close()
+
+    @property
+    def attrs(self):
+        return {k: (v.decode() if isinstance(v, bytes) else v) for k, v in self._f.attrs.items()}
+
+    # --- body definitions
+    def _text(self, start, length):
+        if length <= 0:
+            return ""
+        return bytes(self._f["bodies/labels"][start:start + length]).decode("utf-8", "replace")
+
+    def definition(self, body_id):
+        """The definition record of a body id (KeyError if never stored)."""
+        return self.definitions[self._def[int(body_id)]]
+
+    def has_body(self, body_id):
+        return int(body_id) in self._def
+
+    def kind(self, body_id):
+        return BODY_KINDS[int(self.definition(body_id)["kind"])]
+
+    def label(self, body_id):
+        d = self.definition(body_id)
+        return self._text(int(d["label_start"]), int(d["label_len"]))
+
+    def material_label(self, body_id):
+        d = self.definition(body_id)
+        return self._text(int(d["material_start"]), int(d["material_len"]))
+
+    def body_by_label(self, label):
+        """Id of the body with the label, or None."""
+        if self._labels is None:
+            self._labels = {self.label(int(i)): int(i) for i in self.definitions["id"]}
+        return self._labels.get(label)
+
+    def shape(self, body_id):
+        """Referential shape: {'convexes': [(vertices (n,3), faces [index lists], surfids,
+        volid)], 'spheres': [(center, radius, volid, surfid)], 'meshes': [...]}."""
+        d = self.definition(body_id)
+        f = self._f
+        out = {"convexes": [], "spheres": [], "meshes": []}
+        c0, nc = int(d["convex_start"]), int(d["convex_count"])
+        if nc:
+            cons = f["shapes/convexes"][c0:c0 + nc]
+            for c in cons:
+                v0, nv = int(c["vertex_start"]), int(c["vertex_count"])
+                f0, nf = int(c["face_start"]), int(c["face_count"])
+                verts = f["shapes/vertices"][v0:v0 + nv]
+                faces = f["shapes/faces"][f0:f0 + nf]
+                if nf:
+                    i0 = int(faces["index_start"][0])
+                    i1 = int(faces["index_start"][-1] + faces["index_count"][-1])
+                    idx = f["shapes/face_vertices"][i0:i1]
+                    lists = [idx[int(a) - i0:int(a) - i0 + int(b)].tolist()
+                             for a, b in zip(faces["index_start"], faces["index_count"])]
+                else:
+                    lists = []
+                out["convexes"].append((verts, lists, faces["surfid"].tolist(), int(c["volid"])))
+        s0, ns = int(d["sphere_start"]), int(d["sphere_count"])
+        if ns:
+            for s in f["shapes/spheres"][s0:s0 + ns]:
+                out["spheres"].append((np.array(s["center"]), float(s["radius"]),
+                                       int(s["volid"]), int(s["surfid"])))
+        m0, nm = int(d["mesh_start"]), int(d["mesh_count"])
+        for m in (f["shapes/meshes"][m0:m0 + nm] if nm else []):
+            n0, nn = int(m["node_start"]), int(m["node_count"])
+            e0, ne = int(m["element_start"]), int(m["element_count"])
+            out["meshes"].append((f["shapes/vertices"][n0:n0 + nn],
+                                  f["shapes/mesh_elements"][e0:e0 + ne]))
+        return out
+
+    # --- frames
+    def nearest_frame(self, t):
+        """Index of the frame whose time is nearest to t (ties: the earlier)."""
+        if self.nframes == 0:
+            raise ValueError(f"results: '{self.path}' holds no frames")
+        i = int(np.searchsorted(self.times, t))
+        if i >= self.nframes:
+            return self.nframes - 1
+        if i > 0 and t - self.times[i - 1] <= self.times[i] - t:
+            return i - 1
+        return i
+
+    def frame_indices(self, t0=None, t1=None, skip=1):
+        """Indices of frames with t0 <= time <= t1, every `skip`-th."""
+        t = self.times
+        lo = -np.inf if t0 is None else t0 - 1e-12 * max(1.0, abs(t0))
+        hi = np.inf if t1 is None else t1 + 1e-12 * max(1.0, abs(t1))
+        idx = np.nonzero((t >= lo) & (t <= hi))[0]
+        return idx[::max(1, int(skip))]
+
+    def _sizes(self, ids):
+        k = np.fromiter((self._def.get(int(i), -1) for i in ids), dtype=np.int64, count=len(ids))
+        if (k < 0).any():
+            raise ValueError(f"results: '{self.path}' has a frame with an undefined body")
+        return self.definitions["nq"][k].astype(np.int64), self.definitions["nu"][k].astype(np.int64)
+
+    def frame(self, i):
+        """Frame i as a Frame object."""
+        if not 0 <= i < self.nframes:
+            raise IndexError(f"results: frame {i} out of range [0, {self.nframes})")
+        for fr in self.iter_frames([i]):
+            return fr
+
+    def iter_frames(self, indices, constraints=True, state=True):
+        """Frames of the (increasing) indices, read in blocks of bounded size."""
+        indices = np.asarray(indices, dtype=np.int64)
+        f, rows = self._f, self.frames
+        k = 0
+        while k < len(indices):
+            # a block of consecutive stored rows holding at most ~_BLOCK values
+            a = int(indices[k])
+            j = k
+            while j + 1 < len(indices):
+                b = int(indices[j + 1])
+                span = rows["q_start"][b] + rows["q_count"][b] - rows["q_start"][a]
+                if span > _BLOCK:
+                    break
+                j += 1
+            b = int(indices[j])
+            blk = {}
+            if state:
+                for name, s, c in (("bodies", "body_start", "body_count"), ("q", "q_start", "q_count"),
+                                   ("u", "u_start", "u_count")):
+                    lo, hi = int(rows[s][a]), int(rows[s][b] + rows[c][b])
+                    blk[name] = (lo, f["frames/" + name][lo:hi])
+            if constraints:
+                lo, hi = int(rows["con_start"][a]), int(rows["con_start"][b] + rows["con_count"][b])
+                blk["constraints"] = (lo, f["frames/constraints"][lo:hi])
+            last_ids, sizes = None, None
+            for i in indices[k:j + 1]:
+                r = rows[i]
+
+                def cut(name, s, c):
+                    lo, arr = blk[name]
+                    return arr[int(r[s]) - lo:int(r[s] + r[c]) - lo]
+                if state:
+                    bodies = cut("bodies", "body_start", "body_count")
+                    ids = bodies["id"]
+                    if last_ids is None or not np.array_equal(ids, last_ids):
+                        sizes, last_ids = self._sizes(ids), ids
+                    q, u = cut("q", "q_start", "q_count"), cut("u", "u_start", "u_count")
+                else:
+                    bodies, q, u, sizes = None, None, None, (None, None)
+                cons = cut("constraints", "con_start", "con_count") if constraints else None
+                yield Frame(int(i), r, bodies, sizes[0], sizes[1], q, u, cons)
+            k = j + 1
+
+    # --- convenience histories
+    def body_point_history(self, body_id, point, entity, t0=None, t1=None, skip=1):
+        """(times, values) of 'DX'..'DZ', 'VX'..'VZ' or 'CX'..'CZ' of a referential point."""
+        idx = self.frame_indices(t0, t1, skip)
+        fn = point_function(self, body_id, point, entity)
+        vals = [fn(fr) for fr in self.iter_frames(idx, constraints=False)]
+        return self.times[idx].copy(), np.array(vals, dtype=float)
+
+
+def point_motion(kind, q, u, X, center):
+    """Spatial point x(X) and velocity v(X) from a body's q, u (RIGID and OBSTACLE:
+    q = [Lambda column-wise, x], u = [Omega referential, v])."""
+    if kind in ("RIGID", "OBSTACLE"):
+        L = np.asarray(q[:9]).reshape(3, 3, order="F")
+        A = np.asarray(X, dtype=float) - center
+        x = np.asarray(q[9:12]) + L @ A
+        v = np.asarray(u[3:6]) + L @ np.cross(u[:3], A)
+        return x, v
+    raise ValueError(f"HISTORY: point values of {kind} bodies are not available in this version")
+
+
+_POINT = {"DX": ("d", 0), "DY": ("d", 1), "DZ": ("d", 2), "VX": ("v", 0), "VY": ("v", 1),
+          "VZ": ("v", 2), "CX": ("x", 0), "CY": ("x", 1), "CZ": ("x", 2)}
+
+
+def point_function(res, body_id, point, entity):
+    """A function of a Frame giving the entity of a body's referential point (NaN where the
+    body is absent from the frame)."""
+    kind = res.kind(body_id)
+    if entity not in _POINT:
+        if entity in ("SX", "SY", "SZ", "SXY", "SXZ", "SYZ", "MISES"):
+            raise ValueError(f"STRESS: not defined for {kind} bodies")
+        raise ValueError(f"HISTORY: unknown point entity '{entity}'; use 'DX', 'DY', 'DZ', "
+                         f"'VX', 'VY', 'VZ', 'CX', 'CY', 'CZ' or a stress entity")
+    what, comp = _POINT[entity]
+    X = np.asarray(point, dtype=float)
+    center = np.asarray(res.definition(body_id)["center"], dtype=float)
+
+    def fn(fr):
+        q = fr.body_q(body_id)
+        if q is None:
+            return np.nan
+        x, v = point_motion(kind, q, fr.body_u(body_id), X, center)
+        return (x - X)[comp] if what == "d" else (v[comp] if what == "v" else x[comp])
+    point_motion(kind, np.eye(3).ravel().tolist() + [0, 0, 0], np.zeros(6), X, center)  # kind check
+    return fn

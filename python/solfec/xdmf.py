@@ -1,0 +1,153 @@
+"""XDMF export of a results file for ParaView: three XDMF 3 files (temporal collections of
+uniform grids) sharing one HDF5 data file:
+
+  BASE-bodies.xmf    convex surfaces as triangles (cell data: body id, surface id)
+  BASE-spheres.xmf   sphere centres as points (point data: radius, body id)
+  BASE-contacts.xmf  constraint points (point data: normal, reaction R [N], gap [m], kind)
+
+BASE defaults to DIR/NAME-xdmf next to the results file DIR/NAME.h5."""
+
+import os
+
+import numpy as np
+
+from . import results as R
+
+__all__ = ["export"]
+
+
+def _triangulate(shape):
+    """Referential vertices, triangles (fans of the convex faces) and their surface ids."""
+    verts, tris, surf = [], [], []
+    base = 0
+    for v, faces, surfids, _ in shape["convexes"]:
+        verts.append(np.asarray(v, float))
+        for f, s in zip(faces, surfids):
+            for k in range(1, len(f) - 1):
+                tris.append((base + f[0], base + f[k], base + f[k + 1]))
+                surf.append(s)
+        base += len(v)
+    if not verts:
+        return np.zeros((0, 3)), np.zeros((0, 3), np.int64), np.zeros(0, np.int32)
+    return np.vstack(verts), np.asarray(tris, np.int64).reshape(-1, 3), np.asarray(surf, np.int32)
+
+
+def _item(h5name, path, shape, dtype="Float", precision=8):
+    dims = " ".join(str(d) for d in shape)
+    return (f'<DataItem Dimensions="{dims}" NumberType="{dtype}" Precision="{precision}" '
+            f'Format="HDF">{h5name}:{path}</DataItem>')
+
+
+def _attr(name, center, kind, h5name, path, shape, dtype="Float", precision=8):
+    return (f'<Attribute Name="{name}" AttributeType="{kind}" Center="{center}">'
+            f'{_item(h5name, path, shape, dtype, precision)}</Attribute>')
+
+
+def _grid(name, t, topology, geometry, attrs):
+    return (f'<Grid Name="{name}" GridType="Uniform"><Time Value="{t!r}"/>{topology}{geometry}'
+            + "".join(attrs) + "</Grid>")
+
+
+def _write_xmf(path, name, grids):
+    with open(path, "w") as f:
+        f.write('<?xml version="1.0"?>\n<Xdmf Version="3.0"><Domain>'
+                f'<Grid Name="{name}" GridType="Collection" CollectionType="Temporal">\n')
+        for g in grids:
+            f.write(g + "\n")
+        f.write("</Grid></Domain></Xdmf>\n")
+
+
+def export(res, base=None, t0=None, t1=None, skip=1):
+    """Writes the XDMF files of the frames of `res` (a results.Results) in [t0, t1], every
+    `skip`-th; returns the list of .xmf paths."""
+    import h5py
+    if base is None:
+        base = os.path.splitext(res.path)[0] + "-xdmf"
+    h5path = base + ".h5"
+    h5name = os.path.basename(h5path)
+    geo = {}  # body id -> (kind, center, vertices, triangles, surfids, spheres)
+    body_grids, sphere_grids, contact_grids = [], [], []
+    idx = res.frame_indices(t0, t1, max(1, int(skip)))
+    with h5py.File(h5path, "w") as out:
+        for n, fr in enumerate(res.iter_frames(idx)):
+            g = out.create_group(f"f{n}")
+            pts, tris, cell_body, cell_surf = [], [], [], []
+            sph, rad, sph_body = [], [], []
+            nverts = 0
+            for bid in fr.bodies["id"]:
+                bid = int(bid)
+                if bid not in geo:
+                    shape = res.shape(bid)
+                    V, T, S = _triangulate(shape)
+                    geo[bid] = (res.kind(bid), np.asarray(res.definition(bid)["center"], float),
+                                V, T, S, shape["spheres"])
+                kind, center, V, T, S, spheres = geo[bid]
+                q = fr.body_q(bid)
+                if kind not in ("RIGID", "OBSTACLE"):
+                    continue  # deformable kinds: their meshes once available
+                L = np.asarray(q[:9]).reshape(3, 3, order="F")
+                x = np.asarray(q[9:12])
+                if len(V):
+                    pts.append(x + (V - center) @ L.T)
+                    tris.append(T + nverts)
+                    cell_body.append(np.full(len(T), bid, np.int64))
+                    cell_surf.append(S)
+                    nverts += len(V)
+                for c, r, _, _ in spheres:
+                    sph.append(x + L @ (c - center))
+                    rad.append(r)
+                    sph_body.append(bid)
+            P = np.vstack(pts) if pts else np.zeros((0, 3))
+            Tr = np.vstack(tris) if tris else np.zeros((0, 3), np.int64)
+            g["points"], g["triangles"] = P, Tr
+            g["body"] = np.concatenate(cell_body) if cell_body else np.zeros(0, np.int64)
+            g["surfid"] = np.concatenate(cell_surf) if cell_surf else np.zeros(0, np.int32)
+            p = f"/f{n}"
+            body_grids.append(_grid(
+                f"bodies{n}", fr.time,
+                f'<Topology TopologyType="Triangle" NumberOfElements="{len(Tr)}">'
+                f'{_item(h5name, p + "/triangles", Tr.shape, "Int")}</Topology>',
+                f'<Geometry GeometryType="XYZ">{_item(h5name, p + "/points", P.shape)}</Geometry>',
+                [_attr("body", "Cell", "Scalar", h5name, p + "/body", (len(Tr),), "Int"),
+                 _attr("surfid", "Cell", "Scalar", h5name, p + "/surfid", (len(Tr),), "Int", 4)]))
+            S = np.asarray(sph, float).reshape(-1, 3)
+            g["sphere_centers"], g["sphere_radius"] = S, np.asarray(rad, float)
+            g["sphere_body"] = np.asarray(sph_body, np.int64)
+            g["sphere_cells"] = np.arange(len(S), dtype=np.int64)
+            sphere_grids.append(_grid(
+                f"spheres{n}", fr.time,
+                f'<Topology TopologyType="Polyvertex" NumberOfElements="{len(S)}" '
+                f'NodesPerElement="1">{_item(h5name, p + "/sphere_cells", (len(S),), "Int")}'
+                f'</Topology>',
+                f'<Geometry GeometryType="XYZ">{_item(h5name, p + "/sphere_centers", S.shape)}'
+                f'</Geometry>',
+                [_attr("radius", "Node", "Scalar", h5name, p + "/sphere_radius", (len(S),)),
+                 _attr("body", "Node", "Scalar", h5name, p + "/sphere_body", (len(S),), "Int")]))
+            c = fr.constraints
+            B = c["base"].reshape(-1, 3, 3)  # B[k, j] = column j (T1, T2, N)
+            g["contact_points"] = np.asarray(c["point"], float).reshape(-1, 3)
+            g["contact_normal"] = B[:, 2, :] if len(c) else np.zeros((0, 3))
+            g["contact_reaction"] = (np.einsum("kji,kj->ki", B, c["R"]) if len(c)
+                                     else np.zeros((0, 3)))
+            g["contact_gap"] = np.asarray(c["gap"], float)
+            g["contact_kind"] = np.asarray(c["kind"], np.int32)
+            g["contact_cells"] = np.arange(len(c), dtype=np.int64)
+            nc = len(c)
+            contact_grids.append(_grid(
+                f"contacts{n}", fr.time,
+                f'<Topology TopologyType="Polyvertex" NumberOfElements="{nc}" '
+                f'NodesPerElement="1">{_item(h5name, p + "/contact_cells", (nc,), "Int")}'
+                f'</Topology>',
+                f'<Geometry GeometryType="XYZ">{_item(h5name, p + "/contact_points", (nc, 3))}'
+                f'</Geometry>',
+                [_attr("normal", "Node", "Vector", h5name, p + "/contact_normal", (nc, 3)),
+                 _attr("reaction", "Node", "Vector", h5name, p + "/contact_reaction", (nc, 3)),
+                 _attr("gap", "Node", "Scalar", h5name, p + "/contact_gap", (nc,)),
+                 _attr("kind", "Node", "Scalar", h5name, p + "/contact_kind", (nc,), "Int", 4)]))
+    paths = []
+    for suffix, grids in (("bodies", body_grids), ("spheres", sphere_grids),
+                          ("contacts", contact_grids)):
+        pth = f"{base}-{suffix}.xmf"
+        _write_xmf(pth, suffix, grids)
+        paths.append(pth)
+    return paths

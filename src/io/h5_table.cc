@@ -1,0 +1,117 @@
+// Extendible chunked HDF5 datasets written and read by row ranges.
+#include "io/h5_table.h"
+
+#include <cerrno>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <stdexcept>
+#include <utility>
+
+namespace solfec::io {
+
+void H5Check(herr_t status, const std::string& what) {
+  if (status >= 0) return;
+  if (std::getenv("SOLFEC_HDF5_DEBUG")) H5Eprint2(H5E_DEFAULT, stderr);
+  std::string msg = "OUTPUT: HDF5 failed to " + what;
+  if (errno == ENOSPC) msg += " (no space left on the device)";
+  else if (errno == EACCES || errno == EROFS) msg += " (" + std::string(std::strerror(errno)) + ")";
+  throw std::runtime_error(msg);
+}
+
+hid_t H5CheckId(hid_t id, const std::string& what) {
+  H5Check(id < 0 ? -1 : 0, what);
+  return id;
+}
+
+H5Table& H5Table::operator=(H5Table&& o) noexcept {
+  if (this != &o) {
+    Close();
+    dset_ = std::exchange(o.dset_, -1);
+    type_ = o.type_;
+    width_ = o.width_;
+    name_ = std::move(o.name_);
+  }
+  return *this;
+}
+
+void H5Table::Create(hid_t parent, const std::string& name, hid_t type, int width,
+                     hsize_t chunk_rows, bool deflate) {
+  Close();
+  name_ = name;
+  type_ = type;
+  width_ = width;
+  const int rank = width > 0 ? 2 : 1;
+  hsize_t dims[2] = {0, static_cast<hsize_t>(width)};
+  hsize_t maxdims[2] = {H5S_UNLIMITED, static_cast<hsize_t>(width)};
+  hsize_t chunk[2] = {chunk_rows, static_cast<hsize_t>(width)};
+  const hid_t space = H5CheckId(H5Screate_simple(rank, dims, maxdims), "create a dataspace");
+  const hid_t plist = H5Pcreate(H5P_DATASET_CREATE);
+  H5Pset_chunk(plist, rank, chunk);
+  if (deflate) {
+    H5Pset_shuffle(plist);
+    H5Pset_deflate(plist, 1);  // fast level: frames are flushed (recompressed) often
+  }
+  dset_ = H5Dcreate2(parent, name.c_str(), type, space, H5P_DEFAULT, plist, H5P_DEFAULT);
+  H5Pclose(plist);
+  H5Sclose(space);
+  H5CheckId(dset_, "create dataset '" + name + "'");
+}
+
+void H5Table::Open(hid_t parent, const std::string& name, hid_t type) {
+  Close();
+  name_ = name;
+  type_ = type;
+  dset_ = H5CheckId(H5Dopen2(parent, name.c_str(), H5P_DEFAULT), "open dataset '" + name + "'");
+  const hid_t space = H5Dget_space(dset_);
+  width_ = 0;
+  if (H5Sget_simple_extent_ndims(space) == 2) {
+    hsize_t dims[2];
+    H5Sget_simple_extent_dims(space, dims, nullptr);
+    width_ = static_cast<int>(dims[1]);
+  }
+  H5Sclose(space);
+}
+
+void H5Table::Close() {
+  if (dset_ >= 0) H5Dclose(dset_);
+  dset_ = -1;
+}
+
+hsize_t H5Table::rows() const {
+  const hid_t space = H5Dget_space(dset_);
+  hsize_t dims[2] = {0, 0};
+  H5Sget_simple_extent_dims(space, dims, nullptr);
+  H5Sclose(space);
+  return dims[0];
+}
+
+void H5Table::Write(hsize_t at, const void* rows, hsize_t n) {
+  if (n == 0) return;
+  const int rank = width_ > 0 ? 2 : 1;
+  hsize_t need[2] = {at + n, static_cast<hsize_t>(width_)};
+  if (this->rows() < at + n) H5Check(H5Dset_extent(dset_, need), "extend '" + name_ + "'");
+  const hid_t fspace = H5Dget_space(dset_);
+  hsize_t start[2] = {at, 0}, count[2] = {n, static_cast<hsize_t>(width_)};
+  H5Sselect_hyperslab(fspace, H5S_SELECT_SET, start, nullptr, count, nullptr);
+  const hid_t mspace = H5Screate_simple(rank, count, nullptr);
+  const herr_t st = H5Dwrite(dset_, type_, mspace, fspace, H5P_DEFAULT, rows);
+  H5Sclose(mspace);
+  H5Sclose(fspace);
+  H5Check(st, "write '" + name_ + "'");
+}
+
+void H5Table::Read(hsize_t at, void* rows, hsize_t n) const {
+  if (n == 0) return;
+  const int rank = width_ > 0 ? 2 : 1;
+  const hid_t fspace = H5Dget_space(dset_);
+  hsize_t start[2] = {at, 0}, count[2] = {n, static_cast<hsize_t>(width_)};
+  H5Sselect_hyperslab(fspace, H5S_SELECT_SET, start, nullptr, count, nullptr);
+  const hid_t mspace = H5Screate_simple(rank, count, nullptr);
+  const herr_t st = H5Dread(dset_, type_, mspace, fspace, H5P_DEFAULT, rows);
+  H5Sclose(mspace);
+  H5Sclose(fspace);
+  H5Check(st, "read '" + name_ + "'");
+}
+
+}  // namespace solfec::io

@@ -1,0 +1,48 @@
+// H5Table: an extendible, chunked HDF5 dataset of fixed-width rows (1-D, or N x width)
+// written at a row cursor; the building block of the results file (libhdf5 C API).
+#pragma once
+
+#include <hdf5.h>
+
+#include <cstdint>
+#include <string>
+
+namespace solfec::io {
+
+// Throws std::runtime_error naming the operation and the file when `status` < 0.
+void H5Check(herr_t status, const std::string& what);
+hid_t H5CheckId(hid_t id, const std::string& what);
+
+class H5Table {
+ public:
+  H5Table() = default;
+  H5Table(const H5Table&) = delete;
+  H5Table& operator=(const H5Table&) = delete;
+  H5Table(H5Table&& o) noexcept { *this = std::move(o); }
+  H5Table& operator=(H5Table&& o) noexcept;
+  ~H5Table() { Close(); }
+
+  // New dataset `name` under `parent` with element type `type` (not owned), rows of
+  // `width` elements (width 0 = 1-D), chunks of `chunk_rows` rows, optional deflate.
+  void Create(hid_t parent, const std::string& name, hid_t type, int width, hsize_t chunk_rows,
+              bool deflate);
+  // Opens an existing dataset; `type` is the memory type used for writes.
+  void Open(hid_t parent, const std::string& name, hid_t type);
+  void Close();
+  bool is_open() const { return dset_ >= 0; }
+
+  // Writes n rows at row `at`, extending the dataset when needed.
+  void Write(hsize_t at, const void* rows, hsize_t n);
+  // Reads n rows at row `at` into `rows`.
+  void Read(hsize_t at, void* rows, hsize_t n) const;
+  hsize_t rows() const;  // current extent
+  const std::string& name() const { return name_; }
+
+ private:
+  hid_t dset_ = -1;
+  hid_t type_ = -1;  // memory type, borrowed
+  int width_ = 0;
+  std::string name_;
+};
+
+}  // namespace solfec::io

@@ -1,0 +1,109 @@
+// Record types of the results file, format version kFormatVersion (docs/output.md is the
+// reference: every dataset, field and unit there corresponds to a struct field here).
+#pragma once
+
+#include <hdf5.h>
+
+#include <cstdint>
+
+namespace solfec::io {
+
+constexpr int kFormatVersion = 1;
+constexpr const char* kFormatName = "solfec-results";
+
+// /frames/table: one row per frame.
+struct FrameRow {
+  double time = 0, step = 0;
+  int64_t step_count = 0;
+  int64_t body_start = 0, body_count = 0;  // rows of /frames/bodies
+  int64_t q_start = 0, q_count = 0;        // elements of /frames/q
+  int64_t u_start = 0, u_count = 0;        // elements of /frames/u
+  int64_t con_start = 0, con_count = 0;    // rows of /frames/constraints
+  int64_t def_count = 0;                   // valid rows of /bodies/table
+  int64_t next_constraint_id = 0;          // id the next new constraint gets (restart)
+  int32_t newbods = 0, delbods = 0;        // since the previous frame
+  int32_t gsiters = 0, converged = 1;
+  double merit = 0;
+  double timing[6] = {0, 0, 0, 0, 0, 0};   // TIMINT CONUPD CONDET LOCDYN CONSOL PARBAL [s]
+  double energy[5] = {0, 0, 0, 0, 0};      // kinetic internal external contact friction [J]
+};
+
+// /frames/bodies: one row per body present in a frame (q, u follow in the same order).
+struct BodyStateRow {
+  int64_t id = 0;
+  double energy[5] = {0, 0, 0, 0, 0};
+};
+
+// /frames/constraints: one row per constraint, in the domain's list order.
+struct ConstraintRow {
+  int64_t id = 0;
+  int32_t kind = 0;                   // 0 CONTACT 1 FIXPNT 2 FIXDIR 3 VELODIR 4 RIGLNK
+  int32_t age = 0;
+  int64_t body1 = -1, body2 = -1;
+  double point[3] = {0, 0, 0}, point2[3] = {0, 0, 0};
+  double base[9] = {1, 0, 0, 0, 1, 0, 0, 0, 1};  // column-wise: T1, T2, N
+  double R[3] = {0, 0, 0}, U[3] = {0, 0, 0};
+  double gap = 0, area = 0, merit = 0;
+  int32_t surf1 = 0, surf2 = 0, piece1 = -1, piece2 = -1;
+  double X1[3] = {0, 0, 0}, X2[3] = {0, 0, 0};
+  int32_t cohesive = 0, pad = 0;
+};
+
+// /bodies/table: one row per body definition, appended when a body first appears.
+struct BodyDefRow {
+  int64_t id = 0;
+  int32_t kind = 0;                   // 0 RIGID 1 PSEUDO_RIGID 2 FINITE_ELEMENT 3 OBSTACLE
+  int32_t nq = 0, nu = 0, pad = 0;
+  int64_t first_frame = 0;
+  double mass = 0, volume = 0, center[3] = {0, 0, 0}, tensor[9] = {0};
+  double young = 0, poisson = 0, density = 0;
+  int64_t label_start = 0, label_len = 0;        // bytes of /bodies/labels
+  int64_t material_start = 0, material_len = 0;  // bytes of /bodies/labels
+  int64_t convex_start = 0, convex_count = 0;
+  int64_t sphere_start = 0, sphere_count = 0;
+  int64_t mesh_start = 0, mesh_count = 0;
+};
+
+struct ConvexRow {
+  int64_t body = 0;
+  int32_t volid = 0, pad = 0;
+  int64_t vertex_start = 0, vertex_count = 0;  // rows of /shapes/vertices
+  int64_t face_start = 0, face_count = 0;      // rows of /shapes/faces
+};
+
+struct FaceRow {
+  int64_t index_start = 0;  // elements of /shapes/face_vertices (convex-local indices)
+  int32_t index_count = 0, surfid = 0;
+};
+
+struct SphereRow {
+  int64_t body = 0;
+  double center[3] = {0, 0, 0};
+  double radius = 0;
+  int32_t volid = 0, surfid = 0;
+};
+
+struct MeshRow {
+  int64_t body = 0;
+  int64_t node_start = 0, node_count = 0;        // rows of /shapes/vertices
+  int64_t element_start = 0, element_count = 0;  // rows of /shapes/mesh_elements
+  int64_t face_start = 0, face_count = 0;        // rows of /shapes/mesh_faces
+  int32_t default_surfid = 0, pad = 0;
+};
+
+struct MeshElementRow {
+  int32_t num_nodes = 0, nodes[8] = {0}, volid = 0;
+};
+
+struct MeshFaceRow {
+  int32_t num_nodes = 0, nodes[4] = {-1, -1, -1, -1}, surfid = 0;
+};
+
+// HDF5 compound types of the records (created once, never freed).
+struct RecordTypes {
+  hid_t frame, body_state, constraint, body_def, convex, face, sphere, mesh, mesh_element,
+      mesh_face;
+};
+const RecordTypes& Types();
+
+}  // namespace solfec::io

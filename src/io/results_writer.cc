@@ -1,0 +1,420 @@
+// Frames and body definitions written to the HDF5 results file with the libhdf5 C API.
+#include "io/results_writer.h"
+
+#include <algorithm>
+#include <cerrno>
+#include <cstring>
+#include <fstream>
+#include <stdexcept>
+
+#include "base/errors.h"
+#include "base/timer.h"
+#include "body/body.h"
+#include "contact/constraint.h"
+
+namespace solfec::io {
+
+namespace {
+
+constexpr hsize_t kRowsChunk = 256;     // frames, bodies, constraints, definitions
+constexpr hsize_t kValuesChunk = 8192;  // flat q, u, labels, face indices
+
+hid_t FileAccess() {
+  const hid_t fapl = H5Pcreate(H5P_FILE_ACCESS);
+  H5Pset_libver_bounds(fapl, H5F_LIBVER_LATEST, H5F_LIBVER_LATEST);
+  return fapl;
+}
+
+void StringAttribute(hid_t obj, const std::string& name, const std::string& value) {
+  const hid_t type = H5Tcopy(H5T_C_S1);
+  H5Tset_size(type, std::max<size_t>(1, value.size()));
+  const hid_t space = H5Screate(H5S_SCALAR);
+  const hid_t attr = H5Acreate2(obj, name.c_str(), type, space, H5P_DEFAULT, H5P_DEFAULT);
+  const herr_t st = attr < 0 ? -1 : H5Awrite(attr, type, value.c_str());
+  if (attr >= 0) H5Aclose(attr);
+  H5Sclose(space);
+  H5Tclose(type);
+  H5Check(st, "write attribute '" + name + "'");
+}
+
+void IntAttribute(hid_t obj, const std::string& name, int value) {
+  const hid_t space = H5Screate(H5S_SCALAR);
+  const hid_t attr = H5Acreate2(obj, name.c_str(), H5T_NATIVE_INT, space, H5P_DEFAULT, H5P_DEFAULT);
+  const herr_t st = attr < 0 ? -1 : H5Awrite(attr, H5T_NATIVE_INT, &value);
+  if (attr >= 0) H5Aclose(attr);
+  H5Sclose(space);
+  H5Check(st, "write attribute '" + name + "'");
+}
+
+void Copy3(const Vec3& v, double* out) {
+  for (int i = 0; i < 3; ++i) out[i] = v[i];
+}
+
+}  // namespace
+
+ResultsWriter::ResultsWriter(std::string path, Mode mode,
+                             const std::map<std::string, std::string>& attributes)
+    : path_(std::move(path)) {
+  H5Eset_auto2(H5E_DEFAULT, nullptr, nullptr);  // errors become exceptions, not prints
+  if (mode == Mode::kAppend) {
+    OpenLayout();
+    return;
+  }
+  const hid_t fapl = FileAccess();
+  errno = 0;
+  file_ = H5Fcreate(path_.c_str(), H5F_ACC_TRUNC, H5P_DEFAULT, fapl);
+  H5Pclose(fapl);
+  if (file_ < 0) {
+    const std::string why = errno ? std::string(": ") + std::strerror(errno) : "";
+    throw InputError("OUTPUT: cannot create the results file '" + path_ + "'" + why +
+                     "; check that the output directory is writable and the disk not full");
+  }
+  StringAttribute(file_, "format", kFormatName);
+  IntAttribute(file_, "version", kFormatVersion);
+  for (const auto& [k, v] : attributes) StringAttribute(file_, k, v);
+  H5Check(H5Fflush(file_, H5F_SCOPE_LOCAL), "flush '" + path_ + "'");
+}
+
+ResultsWriter::~ResultsWriter() {
+  try {
+    Close();
+  } catch (...) {
+  }
+}
+
+void ResultsWriter::CreateLayout() {
+  const RecordTypes& t = Types();
+  const bool z = compression_;
+  const hid_t frames = H5CheckId(H5Gcreate2(file_, "frames", H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT),
+                                 "create group 'frames'");
+  const hid_t bodies = H5Gcreate2(file_, "bodies", H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT);
+  const hid_t shapes = H5Gcreate2(file_, "shapes", H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT);
+  frame_.Create(frames, "table", t.frame, 0, kRowsChunk, false);
+  body_state_.Create(frames, "bodies", t.body_state, 0, 4 * kRowsChunk, z);
+  q_.Create(frames, "q", H5T_NATIVE_DOUBLE, 0, kValuesChunk, z);
+  u_.Create(frames, "u", H5T_NATIVE_DOUBLE, 0, kValuesChunk, z);
+  constraint_.Create(frames, "constraints", t.constraint, 0, kRowsChunk, z);
+  def_.Create(bodies, "table", t.body_def, 0, kRowsChunk, z);
+  labels_.Create(bodies, "labels", H5T_NATIVE_UINT8, 0, kValuesChunk, z);
+  convex_.Create(shapes, "convexes", t.convex, 0, kRowsChunk, z);
+  vertices_.Create(shapes, "vertices", H5T_NATIVE_DOUBLE, 3, 4 * kRowsChunk, z);
+  face_.Create(shapes, "faces", t.face, 0, 4 * kRowsChunk, z);
+  face_vertices_.Create(shapes, "face_vertices", H5T_NATIVE_INT32, 0, kValuesChunk, z);
+  sphere_.Create(shapes, "spheres", t.sphere, 0, kRowsChunk, z);
+  mesh_.Create(shapes, "meshes", t.mesh, 0, 16, z);
+  mesh_element_.Create(shapes, "mesh_elements", t.mesh_element, 0, kRowsChunk, z);
+  mesh_face_.Create(shapes, "mesh_faces", t.mesh_face, 0, kRowsChunk, z);
+  hsize_t one = 1;
+  const hid_t space = H5Screate_simple(1, &one, nullptr);
+  count_ = H5CheckId(H5Dcreate2(frames, "count", H5T_NATIVE_INT64, space, H5P_DEFAULT,
+                                H5P_DEFAULT, H5P_DEFAULT),
+                     "create dataset 'count'");
+  H5Sclose(space);
+  const int64_t zero = 0;
+  H5Check(H5Dwrite(count_, H5T_NATIVE_INT64, H5S_ALL, H5S_ALL, H5P_DEFAULT, &zero), "write 'count'");
+  IntAttribute(file_, "compression", z ? 1 : 0);
+  H5Gclose(frames);
+  H5Gclose(bodies);
+  H5Gclose(shapes);
+  layout_ = true;
+  StartSwmr();
+}
+
+void ResultsWriter::StartSwmr() {
+  H5Check(H5Fstart_swmr_write(file_), "start SWMR writing of '" + path_ + "'");
+}
+
+void ResultsWriter::OpenLayout() {
+  const hid_t fapl = FileAccess();
+  file_ = H5Fopen(path_.c_str(), H5F_ACC_RDWR, fapl);
+  if (file_ < 0) {
+    // A writer killed in SWMR mode leaves the 'open for writing' mark; the file itself is
+    // consistent, so clear the mark as h5clear does.
+    hbool_t clear = 1;
+    if (H5Pset(fapl, "clear_status_flags", &clear) >= 0)
+      file_ = H5Fopen(path_.c_str(), H5F_ACC_RDWR, fapl);
+  }
+  H5Pclose(fapl);
+  if (file_ < 0)
+    throw InputError("OUTPUT: cannot open the results file '" + path_ +
+                     "' for appending; check that it exists, is a solfec results file and is "
+                     "writable");
+  const RecordTypes& t = Types();
+  const hid_t frames = H5Gopen2(file_, "frames", H5P_DEFAULT);
+  if (frames < 0) {  // created but no frame written yet
+    layout_ = false;
+    return;
+  }
+  const hid_t bodies = H5Gopen2(file_, "bodies", H5P_DEFAULT);
+  const hid_t shapes = H5Gopen2(file_, "shapes", H5P_DEFAULT);
+  frame_.Open(frames, "table", t.frame);
+  body_state_.Open(frames, "bodies", t.body_state);
+  q_.Open(frames, "q", H5T_NATIVE_DOUBLE);
+  u_.Open(frames, "u", H5T_NATIVE_DOUBLE);
+  constraint_.Open(frames, "constraints", t.constraint);
+  def_.Open(bodies, "table", t.body_def);
+  labels_.Open(bodies, "labels", H5T_NATIVE_UINT8);
+  convex_.Open(shapes, "convexes", t.convex);
+  vertices_.Open(shapes, "vertices", H5T_NATIVE_DOUBLE);
+  face_.Open(shapes, "faces", t.face);
+  face_vertices_.Open(shapes, "face_vertices", H5T_NATIVE_INT32);
+  sphere_.Open(shapes, "spheres", t.sphere);
+  mesh_.Open(shapes, "meshes", t.mesh);
+  mesh_element_.Open(shapes, "mesh_elements", t.mesh_element);
+  mesh_face_.Open(shapes, "mesh_faces", t.mesh_face);
+  count_ = H5CheckId(H5Dopen2(frames, "count", H5P_DEFAULT), "open 'frames/count'");
+  H5Gclose(frames);
+  H5Gclose(bodies);
+  H5Gclose(shapes);
+  int64_t n = 0;
+  H5Check(H5Dread(count_, H5T_NATIVE_INT64, H5S_ALL, H5S_ALL, H5P_DEFAULT, &n), "read 'count'");
+  n = std::min<int64_t>(n, static_cast<int64_t>(frame_.rows()));
+  frames_ = n;
+  body_rows_ = q_rows_ = u_rows_ = con_rows_ = def_rows_ = 0;
+  defined_.clear();
+  if (n > 0) {
+    FrameRow last;
+    frame_.Read(n - 1, &last, 1);
+    body_rows_ = last.body_start + last.body_count;
+    q_rows_ = last.q_start + last.q_count;
+    u_rows_ = last.u_start + last.u_count;
+    con_rows_ = last.con_start + last.con_count;
+    def_rows_ = last.def_count;
+    last_time_ = last.time;
+    std::vector<BodyDefRow> defs(def_rows_);
+    def_.Read(0, defs.data(), defs.size());
+    for (const BodyDefRow& d : defs) defined_.insert(d.id);
+  }
+  layout_ = true;
+  StartSwmr();
+}
+
+void ResultsWriter::Close() {
+  if (file_ < 0) return;
+  for (H5Table* t : {&frame_, &body_state_, &q_, &u_, &constraint_, &def_, &labels_, &convex_,
+                     &vertices_, &face_, &face_vertices_, &sphere_, &mesh_, &mesh_element_,
+                     &mesh_face_})
+    t->Close();
+  if (count_ >= 0) H5Dclose(count_);
+  count_ = -1;
+  const herr_t st = H5Fclose(file_);
+  file_ = -1;
+  H5Check(st, "close '" + path_ + "'");
+}
+
+void ResultsWriter::Flush() {
+  H5Check(H5Fflush(file_, H5F_SCOPE_LOCAL), "flush '" + path_ + "'");
+}
+
+void ResultsWriter::StageDefinition(const body::Body& b) {
+  Staged& S = st_;
+  BodyDefRow r;
+  r.id = b.id();
+  r.kind = static_cast<int32_t>(b.kind());
+  r.nq = static_cast<int32_t>(b.q().size());
+  r.nu = static_cast<int32_t>(b.u().size());
+  r.first_frame = frames_;
+  r.mass = b.mass();
+  r.volume = b.volume();
+  Copy3(b.center(), r.center);
+  for (int j = 0; j < 9; ++j) r.tensor[j] = b.tensor()(j % 3, j / 3);
+  r.young = b.material().young;
+  r.poisson = b.material().poisson;
+  r.density = b.material().density;
+  const std::string& label = b.label();
+  const std::string& mat = b.material().label;
+  r.label_start = S.label0 + static_cast<int64_t>(S.labels.size());
+  r.label_len = static_cast<int64_t>(label.size());
+  r.material_start = r.label_start + r.label_len;
+  r.material_len = static_cast<int64_t>(mat.size());
+  S.labels.insert(S.labels.end(), label.begin(), label.end());
+  S.labels.insert(S.labels.end(), mat.begin(), mat.end());
+
+  const geometry::Shape& s = b.ref_shape();
+  const auto vertex_row = [&S] { return S.vertex0 + static_cast<int64_t>(S.vertices.size() / 3); };
+  r.convex_start = S.convex0 + static_cast<int64_t>(S.convexes.size());
+  r.convex_count = static_cast<int64_t>(s.convexes.size());
+  for (const geometry::Convex& c : s.convexes) {
+    ConvexRow cr;
+    cr.body = b.id();
+    cr.volid = c.volid;
+    cr.vertex_start = vertex_row();
+    cr.vertex_count = static_cast<int64_t>(c.vertices.size());
+    cr.face_start = S.face0 + static_cast<int64_t>(S.faces.size());
+    cr.face_count = static_cast<int64_t>(c.faces.size());
+    for (const Vec3& v : c.vertices) S.vertices.insert(S.vertices.end(), {v.x(), v.y(), v.z()});
+    for (const geometry::ConvexFace& f : c.faces) {
+      S.faces.push_back({S.fv0 + static_cast<int64_t>(S.face_vertices.size()),
+                         static_cast<int32_t>(f.vertices.size()), f.surfid});
+      S.face_vertices.insert(S.face_vertices.end(), f.vertices.begin(), f.vertices.end());
+    }
+    S.convexes.push_back(cr);
+  }
+  r.sphere_start = S.sphere0 + static_cast<int64_t>(S.spheres.size());
+  r.sphere_count = static_cast<int64_t>(s.spheres.size());
+  for (const geometry::Sphere& sp : s.spheres) {
+    SphereRow sr;
+    sr.body = b.id();
+    Copy3(sp.center, sr.center);
+    sr.radius = sp.radius;
+    sr.volid = sp.volid;
+    sr.surfid = sp.surfid;
+    S.spheres.push_back(sr);
+  }
+  r.mesh_start = S.mesh0 + static_cast<int64_t>(S.meshes.size());
+  r.mesh_count = static_cast<int64_t>(s.meshes.size());
+  for (const geometry::Mesh& m : s.meshes) {
+    MeshRow mr;
+    mr.body = b.id();
+    mr.default_surfid = m.default_surfid;
+    mr.node_start = vertex_row();
+    mr.node_count = static_cast<int64_t>(m.nodes.size());
+    for (const Vec3& v : m.nodes) S.vertices.insert(S.vertices.end(), {v.x(), v.y(), v.z()});
+    mr.element_start = S.element0 + static_cast<int64_t>(S.elements.size());
+    mr.element_count = static_cast<int64_t>(m.elements.size());
+    for (const geometry::MeshElement& e : m.elements) {
+      MeshElementRow er;
+      er.num_nodes = e.num_nodes;
+      for (int k = 0; k < 8; ++k) er.nodes[k] = k < e.num_nodes ? e.nodes[k] : -1;
+      er.volid = e.volid;
+      S.elements.push_back(er);
+    }
+    mr.face_start = S.mface0 + static_cast<int64_t>(S.mesh_faces.size());
+    mr.face_count = static_cast<int64_t>(m.surface_faces.size());
+    for (const geometry::MeshFace& f : m.surface_faces) {
+      MeshFaceRow fr;
+      fr.num_nodes = static_cast<int32_t>(std::min<size_t>(4, f.nodes.size()));
+      for (int k = 0; k < fr.num_nodes; ++k) fr.nodes[k] = f.nodes[k];
+      fr.surfid = f.surfid;
+      S.mesh_faces.push_back(fr);
+    }
+    S.meshes.push_back(mr);
+  }
+  S.defs.push_back(r);
+  defined_.insert(b.id());
+}
+
+void ResultsWriter::WriteDefinitions() {
+  Staged& S = st_;
+  labels_.Write(S.label0, S.labels.data(), S.labels.size());
+  convex_.Write(S.convex0, S.convexes.data(), S.convexes.size());
+  vertices_.Write(S.vertex0, S.vertices.data(), S.vertices.size() / 3);
+  face_.Write(S.face0, S.faces.data(), S.faces.size());
+  face_vertices_.Write(S.fv0, S.face_vertices.data(), S.face_vertices.size());
+  sphere_.Write(S.sphere0, S.spheres.data(), S.spheres.size());
+  mesh_.Write(S.mesh0, S.meshes.data(), S.meshes.size());
+  mesh_element_.Write(S.element0, S.elements.data(), S.elements.size());
+  mesh_face_.Write(S.mface0, S.mesh_faces.data(), S.mesh_faces.size());
+  def_.Write(def_rows_, S.defs.data(), S.defs.size());
+  def_rows_ += static_cast<int64_t>(S.defs.size());
+  S = Staged();  // releases the staging memory
+}
+
+void ResultsWriter::WriteFrame(const domain::Domain& d, int newbods, int delbods) {
+  Timer timer;
+  timer.Start();
+  if (file_ < 0) OpenLayout();
+  if (!layout_) CreateLayout();
+  bool staged = false;
+  for (const auto& b : d.bodies()) {
+    if (defined_.count(b->id())) continue;
+    if (!staged) {  // appended after the current extents (rows of a killed frame stay unused)
+      st_.label0 = static_cast<int64_t>(labels_.rows());
+      st_.convex0 = static_cast<int64_t>(convex_.rows());
+      st_.vertex0 = static_cast<int64_t>(vertices_.rows());
+      st_.face0 = static_cast<int64_t>(face_.rows());
+      st_.fv0 = static_cast<int64_t>(face_vertices_.rows());
+      st_.sphere0 = static_cast<int64_t>(sphere_.rows());
+      st_.mesh0 = static_cast<int64_t>(mesh_.rows());
+      st_.element0 = static_cast<int64_t>(mesh_element_.rows());
+      st_.mface0 = static_cast<int64_t>(mesh_face_.rows());
+      staged = true;
+    }
+    StageDefinition(*b);
+  }
+  if (staged) WriteDefinitions();
+
+  FrameRow f;
+  f.time = d.time();
+  f.step = d.step();
+  f.step_count = d.step_count();
+  states_.clear();
+  qbuf_.clear();
+  ubuf_.clear();
+  for (const auto& b : d.bodies()) {
+    BodyStateRow s;
+    s.id = b->id();
+    s.energy[0] = b->KineticEnergy();
+    s.energy[1] = 0.0;  // internal: deformable kinds
+    s.energy[2] = b->external_work;
+    s.energy[3] = b->contact_work;
+    s.energy[4] = b->friction_work;
+    for (int k = 0; k < 5; ++k) f.energy[k] += s.energy[k];
+    states_.push_back(s);
+    qbuf_.insert(qbuf_.end(), b->q().data(), b->q().data() + b->q().size());
+    ubuf_.insert(ubuf_.end(), b->u().data(), b->u().data() + b->u().size());
+  }
+  cons_.clear();
+  for (const contact::Constraint& c : d.constraints()) {
+    ConstraintRow r;
+    r.id = c.id;
+    r.kind = static_cast<int32_t>(c.kind);
+    r.age = c.age;
+    r.body1 = c.body1 ? c.body1->id() : -1;
+    r.body2 = c.body2 ? c.body2->id() : -1;
+    Copy3(c.point, r.point);
+    Copy3(c.point2, r.point2);
+    for (int j = 0; j < 9; ++j) r.base[j] = c.base(j % 3, j / 3);
+    Copy3(c.R, r.R);
+    Copy3(c.U, r.U);
+    r.gap = c.gap;
+    r.area = c.area;
+    r.merit = c.merit;
+    r.surf1 = c.surf1;
+    r.surf2 = c.surf2;
+    r.piece1 = c.piece1;
+    r.piece2 = c.piece2;
+    Copy3(c.X1, r.X1);
+    Copy3(c.X2, r.X2);
+    r.cohesive = c.cohesive ? 1 : 0;
+    cons_.push_back(r);
+  }
+  f.body_start = body_rows_;
+  f.body_count = static_cast<int64_t>(states_.size());
+  f.q_start = q_rows_;
+  f.q_count = static_cast<int64_t>(qbuf_.size());
+  f.u_start = u_rows_;
+  f.u_count = static_cast<int64_t>(ubuf_.size());
+  f.con_start = con_rows_;
+  f.con_count = static_cast<int64_t>(cons_.size());
+  f.def_count = def_rows_;
+  f.next_constraint_id = d.next_constraint_id();
+  f.newbods = newbods;
+  f.delbods = delbods;
+  const auto& st = d.solver_stats();
+  f.gsiters = st.iters;
+  f.converged = st.converged ? 1 : 0;
+  f.merit = st.merit;
+  const auto& tm = d.stage_times();
+  const double times[6] = {tm.TIMINT, tm.CONUPD, tm.CONDET, tm.LOCDYN, tm.CONSOL, tm.PARBAL};
+  std::copy(times, times + 6, f.timing);
+
+  body_state_.Write(f.body_start, states_.data(), states_.size());
+  q_.Write(f.q_start, qbuf_.data(), qbuf_.size());
+  u_.Write(f.u_start, ubuf_.data(), ubuf_.size());
+  constraint_.Write(f.con_start, cons_.data(), cons_.size());
+  frame_.Write(frames_, &f, 1);
+  Flush();  // the frame's data is on disk before the count that makes it visible
+  const int64_t n = frames_ + 1;
+  H5Check(H5Dwrite(count_, H5T_NATIVE_INT64, H5S_ALL, H5S_ALL, H5P_DEFAULT, &n), "write 'count'");
+  Flush();
+  frames_ = n;
+  body_rows_ += f.body_count;
+  q_rows_ += f.q_count;
+  u_rows_ += f.u_count;
+  con_rows_ += f.con_count;
+  last_time_ = f.time;
+  seconds_ += timer.Stop();
+}
+
+}  // namespace solfec::io

@@ -1,0 +1,88 @@
+// ResultsWriter: appends frames of a Domain to the HDF5 results file (layout in
+// docs/output.md) in SWMR mode, so that a killed run leaves a file readable up to its last
+// complete frame; nothing per frame is kept in memory.
+#pragma once
+
+#include <hdf5.h>
+
+#include <cstdint>
+#include <map>
+#include <string>
+#include <unordered_set>
+#include <vector>
+
+#include "domain/domain.h"
+#include "io/h5_table.h"
+#include "io/results_layout.h"
+
+namespace solfec::io {
+
+class ResultsWriter {
+ public:
+  enum class Mode { kCreate, kAppend };
+  // kCreate truncates `path` and writes the root attributes (string values) at once, so an
+  // unwritable location fails here, before any computation; kAppend continues an existing
+  // file after its last complete frame. Throws InputError/std::runtime_error with the path.
+  ResultsWriter(std::string path, Mode mode,
+                const std::map<std::string, std::string>& attributes = {});
+  ~ResultsWriter();
+  ResultsWriter(const ResultsWriter&) = delete;
+  ResultsWriter& operator=(const ResultsWriter&) = delete;
+
+  // Deflate compression of the datasets; effective only before the first frame.
+  void set_compression(bool on) { compression_ = on; }
+  bool compression() const { return compression_; }
+
+  // Appends one frame (definitions of new bodies first); newbods/delbods are the counts
+  // since the previous frame. Reopens the file if Close() was called.
+  void WriteFrame(const domain::Domain& d, int newbods, int delbods);
+  // Closes the file (other readers in this process may open it); the next frame reopens it.
+  void Close();
+  bool is_open() const { return file_ >= 0; }
+
+  int64_t frames() const { return frames_; }
+  double last_frame_time() const { return last_time_; }
+  double seconds() const { return seconds_; }  // wall time spent writing [s]
+  const std::string& path() const { return path_; }
+
+ private:
+  void CreateLayout();
+  void OpenLayout();
+  void StartSwmr();
+  void StageDefinition(const body::Body& b);  // into the def_* buffers
+  void WriteDefinitions();                     // one write per table
+  void Flush();
+
+  std::string path_;
+  hid_t file_ = -1;
+  hid_t count_ = -1;  // /frames/count
+  bool compression_ = false;
+  bool layout_ = false;  // datasets exist
+  H5Table frame_, body_state_, q_, u_, constraint_;
+  H5Table def_, labels_, convex_, vertices_, face_, face_vertices_, sphere_, mesh_,
+      mesh_element_, mesh_face_;
+  int64_t frames_ = 0, body_rows_ = 0, q_rows_ = 0, u_rows_ = 0, con_rows_ = 0, def_rows_ = 0;
+  double last_time_ = 0.0, seconds_ = 0.0;
+  std::unordered_set<Id> defined_;
+  // scratch reused between frames (sized by the model, not by the number of frames)
+  std::vector<BodyStateRow> states_;
+  std::vector<double> qbuf_, ubuf_;
+  std::vector<ConstraintRow> cons_;
+  struct Staged {
+    std::vector<BodyDefRow> defs;
+    std::vector<uint8_t> labels;
+    std::vector<ConvexRow> convexes;
+    std::vector<double> vertices;  // x, y, z
+    std::vector<FaceRow> faces;
+    std::vector<int32_t> face_vertices;
+    std::vector<SphereRow> spheres;
+    std::vector<MeshRow> meshes;
+    std::vector<MeshElementRow> elements;
+    std::vector<MeshFaceRow> mesh_faces;
+    // first rows of the tables (extent when staging started)
+    int64_t label0 = 0, convex0 = 0, vertex0 = 0, face0 = 0, fv0 = 0, sphere0 = 0, mesh0 = 0,
+            element0 = 0, mface0 = 0;
+  } st_;
+};
+
+}  // namespace solfec::io

@@ -1,0 +1,86 @@
+"""Output cost of the box of cubes (examples/box-of-cubes/cubes.py): bytes per body per frame
+and the share of the run's wall time spent writing results, with a frame every 10 steps.
+
+  SOLFEC_BUILD_DIR=build /usr/bin/python3 tests/benchmarks/output_cost.py [n] [steps]
+
+n = 10 is the 1000-cube box (default 6: 216 cubes); the target is a write share < 5%."""
+
+import os
+import shutil
+import sys
+import tempfile
+import time
+
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+sys.path.insert(0, os.path.join(os.environ.get("SOLFEC_BUILD_DIR", os.path.join(ROOT, "build")),
+                                "python"))
+
+import solfec as S  # noqa: E402
+
+
+def box_of_cubes(n, out, compression):
+    """The model of examples/box-of-cubes/cubes.py with OUTPUT every 10 steps."""
+    a, gap = 0.1, 0.02
+    pitch = a + gap
+    inner, wall = n * pitch + gap, 0.05
+
+    def block(x0, y0, z0, x1, y1, z1):
+        return S.HULL([x0, y0, z0, x1, y0, z0, x1, y1, z0, x0, y1, z0,
+                       x0, y0, z1, x1, y0, z1, x1, y1, z1, x0, y1, z1], 1, 1)
+    sol = S.SOLFEC("DYNAMIC", 5e-3, out)
+    sol.verbose = "OFF"
+    bulk = S.BULK_MATERIAL(sol, model="KIRCHHOFF", young=1e9, poisson=0.25, density=2e3)
+    S.SURFACE_MATERIAL(sol, model="SIGNORINI_COULOMB", friction=0.3, restitution=0.0)
+    S.GRAVITY(sol, (0, 0, -9.81))
+    height = n * pitch * 1.5
+    walls = [block(-wall, -wall, -wall, inner + wall, inner + wall, 0),
+             block(-wall, -wall, 0, 0, inner + wall, height),
+             block(inner, -wall, 0, inner + wall, inner + wall, height),
+             block(0, -wall, 0, inner, 0, height),
+             block(0, inner, 0, inner, inner + wall, height)]
+    S.BODY(sol, "OBSTACLE", walls, bulk, label="box")
+    for i in range(n):
+        for j in range(n):
+            for k in range(n):
+                x, y, z = gap + i * pitch, gap + j * pitch, gap + k * pitch
+                cube = block(x, y, z, x + a, y + a, z + a)
+                S.ROTATE(cube, (x + a / 2, y + a / 2, z + a / 2), (1, 1, 0),
+                         5.0 * ((i + j + k) % 3))
+                S.BODY(sol, "RIGID", cube, bulk, label="cube-%d-%d-%d" % (i, j, k))
+    S.OUTPUT(sol, 10 * 5e-3, compression)
+    return sol
+
+
+def main():
+    n = int(sys.argv[1]) if len(sys.argv) > 1 else 6
+    steps = int(sys.argv[2]) if len(sys.argv) > 2 else 200
+    tmp = tempfile.mkdtemp(prefix="solfec-output-cost-")
+    rows = []
+    try:
+        for compression in ("OFF", "ON"):
+            out = os.path.join(tmp, f"n{n}-{compression}")
+            sol = box_of_cubes(n, out, compression)
+            solver = S.GAUSS_SEIDEL_SOLVER(1e-6, 1000)
+            t0 = time.perf_counter()
+            S.RUN(sol, solver, steps * 5e-3)
+            wall = time.perf_counter() - t0
+            frames = sol._output.frames
+            write = sol._output.seconds
+            h5 = os.path.join(out, os.path.basename(out) + ".h5")
+            size = os.path.getsize(h5)
+            cons = S.HISTORY(sol, ["CONS"], 0, 1e9)[1]
+            rows.append((compression, n ** 3 + 1, steps, frames, size, size / frames / (n ** 3 + 1),
+                         cons.mean(), wall, write, 100 * write / wall))
+    finally:
+        shutil.rmtree(tmp, ignore_errors=True)
+    print(f"box of cubes n={n}: {n ** 3} cubes + 1 obstacle, {steps} steps of 5 ms, "
+          f"a frame every 10 steps (+ t=0)")
+    print(f"{'compr':>5} {'bodies':>6} {'frames':>6} {'file [B]':>10} {'B/body/frame':>12} "
+          f"{'avg cons':>8} {'run [s]':>8} {'write [s]':>9} {'write %':>7}")
+    for c, nb, st, fr, size, bpb, ac, wall, write, share in rows:
+        print(f"{c:>5} {nb:>6} {fr:>6} {size:>10} {bpb:>12.1f} {ac:>8.0f} {wall:>8.2f} "
+              f"{write:>9.3f} {share:>7.2f}")
+
+
+if __name__ == "__main__":
+    main()
