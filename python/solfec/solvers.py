@@ -15,10 +15,13 @@ class GAUSS_SEIDEL_SOLVER:
     diagsolver, data, callback): nonlinear block Gauss-Seidel (manual 9.1). Stops when the
     relative reaction change is below epsilon or the merit function (manual 8.1) below
     meritval; on failure ('CONTINUE', 'EXIT' or 'CALLBACK') it continues, raises SolverError,
-    or calls callback(solver, *data) (a return of 0 stops the run)."""
+    or calls callback(solver, *data) (a return of 0 stops the run). Extensions: anderson
+    (Anderson acceleration depth of the sweeps, default 5, 0 = plain Gauss-Seidel) and omega
+    (over-relaxation factor in (0, 2), default 1)."""
 
     def __init__(self, epsilon, maxiter, meritval=1e-3, failure="CONTINUE", diagepsilon=None,
-                 diagmaxiter=None, diagsolver="SEMISMOOTH_NEWTON", data=None, callback=None):
+                 diagmaxiter=None, diagsolver="SEMISMOOTH_NEWTON", data=None, callback=None,
+                 anderson=5, omega=1.0):
         r = "GAUSS_SEIDEL_SOLVER"
         self._s = _solfec.GaussSeidelSolver()
         self.epsilon = epsilon
@@ -33,6 +36,8 @@ class GAUSS_SEIDEL_SOLVER:
             A.callable_(callback, r, "callback")
         self._callback = callback
         self._data = data
+        self.anderson = anderson
+        self.omega = omega
 
     def _set(self, name, value, kind):
         r = f"GAUSS_SEIDEL_SOLVER"
@@ -49,6 +54,28 @@ class GAUSS_SEIDEL_SOLVER:
     meritval = property(lambda s: s._s.meritval, lambda s, v: s._set("meritval", v, "pos"))
     diagepsilon = property(lambda s: s._s.diagepsilon, lambda s, v: s._set("diagepsilon", v, "pos"))
     diagmaxiter = property(lambda s: s._s.diagmaxiter, lambda s, v: s._set("diagmaxiter", v, "int"))
+
+    @property
+    def anderson(self):
+        return self._s.anderson
+
+    @anderson.setter
+    def anderson(self, v):
+        v = A.integer(v, "GAUSS_SEIDEL_SOLVER", "anderson")
+        if not 0 <= v <= 50:
+            raise ValueError(f"GAUSS_SEIDEL_SOLVER: argument 'anderson' must lie in [0, 50], got {v}")
+        self._s.anderson = v
+
+    @property
+    def omega(self):
+        return self._s.omega
+
+    @omega.setter
+    def omega(self, v):
+        v = A.number(v, "GAUSS_SEIDEL_SOLVER", "omega")
+        if not 0.0 < v < 2.0:
+            raise ValueError(f"GAUSS_SEIDEL_SOLVER: argument 'omega' must lie in (0, 2), got {v}")
+        self._s.omega = v
 
     @property
     def diagsolver(self):

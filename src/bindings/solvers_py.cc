@@ -60,6 +60,8 @@ void DefineSolvers(py::module_& m) {
   Option(c, "diagepsilon", &GaussSeidelOptions::diagepsilon);
   Option(c, "diagmaxiter", &GaussSeidelOptions::diagmaxiter);
   Option(c, "reverse", &GaussSeidelOptions::reverse);
+  Option(c, "anderson", &GaussSeidelOptions::anderson);
+  Option(c, "omega", &GaussSeidelOptions::omega);
   c.def_property(
       "diagsolver", [](const GaussSeidelSolver& s) { return DiagName(s.options().diagsolver); },
       [](GaussSeidelSolver& s, const std::string& v) {

@@ -6,10 +6,9 @@
 #include <cmath>
 #include <limits>
 #include <sstream>
-#include <cstdio>   // GSCONV_DUMP (temporary)
-#include <cstdlib>  // GSCONV_DUMP (temporary)
 
 #include "base/errors.h"
+#include "solvers/friction_cone.h"
 #include "solvers/merit.h"
 
 namespace solfec::solvers {
@@ -21,6 +20,25 @@ namespace {
   msg << "GAUSS_SEIDEL_SOLVER: invalid " << arg << " = " << value << " (argument '" << arg
       << "'); " << fix;
   throw InputError(msg.str());
+}
+
+// The projection P on the law's admissible set: FC for contacts (shifted by the cohesion
+// while cohesive), everything for equality laws.
+Vec3 Admissible(const Law& law, Vec3 R) {
+  if (law.kind != LawKind::kSignoriniCoulomb) return R;
+  if (law.cohesive) {
+    R.z() += law.cohesion;
+    R = ProjectOnCone(R, law.friction);
+    R.z() -= law.cohesion;
+    return R;
+  }
+  return ProjectOnCone(R, law.friction);
+}
+
+// Over-relaxed block update R_old + omega (R_gs - R_old), brought back to the law's
+// admissible set (the friction cone, shifted by the cohesion while cohesive).
+Vec3 Relax(const Law& law, const Vec3& R_old, const Vec3& R_gs, double omega) {
+  return Admissible(law, R_old + omega * (R_gs - R_old));
 }
 
 }  // namespace
@@ -49,6 +67,12 @@ void GaussSeidelOptions::Validate() const {
     ThrowOption("diagepsilon", diagepsilon, "pass a relative accuracy > 0 (or omit it)");
   }
   if (diagmaxiter == 0) ThrowOption("diagmaxiter", diagmaxiter, "pass a limit >= 1 (or omit it)");
+  if (!(omega > 0.0 && omega < 2.0)) {
+    ThrowOption("omega", omega, "pass a relaxation factor in (0, 2); 1 is plain Gauss-Seidel");
+  }
+  if (anderson < 0 || anderson > kMaxAnderson) {
+    ThrowOption("anderson", anderson, "pass an acceleration depth in [0, 50]; 0 turns it off");
+  }
   const int failure_value = static_cast<int>(failure);
   if (failure_value < 0 || failure_value > static_cast<int>(Failure::kCallback)) {
     ThrowOption("failure", failure_value, "use 'CONTINUE', 'EXIT' or 'CALLBACK'");
@@ -75,25 +99,6 @@ SolverStats GaussSeidelSolver::Solve(BlockProblem& problem) {
   options_.Validate();
   problem.Validate(name());
   Prepare(problem);
-  // GSCONV_DUMP begin (temporary experiment hook)
-  if (const char* dir = std::getenv("GSCONV_DUMP")) {
-    static int counter = 0;
-    char path[512];
-    std::snprintf(path, sizeof(path), "%s/p%04d.bin", dir, counter++);
-    if (FILE* f = std::fopen(path, "wb")) {
-      const int n = problem.size(), nnz = problem.row_ptr[n];
-      std::fwrite(&n, sizeof(int), 1, f);
-      std::fwrite(&nnz, sizeof(int), 1, f);
-      std::fwrite(problem.row_ptr.data(), sizeof(int), n + 1, f);
-      std::fwrite(problem.col.data(), sizeof(int), nnz, f);
-      std::fwrite(problem.W.data(), sizeof(Mat3), nnz, f);
-      std::fwrite(problem.B.data(), sizeof(Vec3), n, f);
-      std::fwrite(problem.laws.data(), sizeof(Law), n, f);
-      std::fwrite(problem.R.data(), sizeof(Vec3), n, f);
-      std::fclose(f);
-    }
-  }
-  // GSCONV_DUMP end
   last_stats_ = Iterate(problem);
   // Keep the statistics (with the policy outcome) even when the policy throws.
   try {
@@ -116,6 +121,9 @@ void GaussSeidelSolver::Prepare(BlockProblem& problem) {
   }
   denominator_ = MeritDenominator(problem.B, W_inv_);
   R_prev_.resize(n);
+  omega_ = options_.omega;
+  depth_ = options_.anderson;
+  f_.resize(0);  // Accelerate starts a fresh history
   diag_.kind = options_.diagsolver;
   diag_.epsilon = options_.resolved_diagepsilon();
   diag_.maxiter = options_.resolved_diagmaxiter();
@@ -177,6 +185,7 @@ void GaussSeidelSolver::Sweep(BlockProblem& problem, SweepSums& sums) {
       if (result.status == DiagStatus::kDiverged) sums.diag_diverged = true;
       if (result.status == DiagStatus::kFailed) sums.diag_failed = true;
       if (cohesive && !laws[a].cohesive) sums.cohesion_broken = true;
+      if (omega_ != 1.0) R_new = Relax(laws[a], R_old, R_new, omega_);
     }
     R[a] = R_new;
     change2 += (R_new - R_old).squaredNorm();
@@ -242,6 +251,9 @@ SolverStats GaussSeidelSolver::Iterate(BlockProblem& problem) {
       stats.converged = true;
       break;
     }
+    // The accelerated point is iterate k (the next sweep starts from it; at maxiter it is
+    // returned), so merhist and a run cut at maxiter = k agree.
+    if (depth_ > 0) Accelerate(problem);
     if (stats.iters >= options_.maxiter) break;
   }
   // Final state: U = B + W R and per-row merits of the returned iterate.
@@ -259,6 +271,54 @@ SolverStats GaussSeidelSolver::Iterate(BlockProblem& problem) {
     stats.error = "DIAGONAL_DIVERGED";
   }
   return stats;
+}
+
+// Anderson acceleration (type II, depth m) of the sweep map G: x = R_prev_ is the iterate
+// the sweep started from, g = problem.R = G(x), f = g - x. With the last m differences
+// dF, dG: gamma = argmin |f - dF gamma|, x_next = g - dG gamma, projected row by row on
+// the laws' admissible sets. The history restarts when |f| grows (an active set change).
+void GaussSeidelSolver::Accelerate(BlockProblem& problem) {
+  const int n = problem.size(), N = 3 * n;
+  using Map = Eigen::Map<VecX>;
+  Map x(R_prev_[0].data(), N), g(problem.R[0].data(), N);
+  if (static_cast<int>(f_.size()) != N) {
+    f_.resize(N);
+    g_prev_.resize(N);
+    f_prev_.resize(N);
+    dF_.resize(N, depth_);
+    dG_.resize(N, depth_);
+    history_ = next_slot_ = 0;
+    have_prev_ = false;
+  }
+  f_ = g - x;
+  const double fnorm = f_.norm();
+  if (have_prev_ && fnorm > fnorm_prev_) {
+    history_ = next_slot_ = 0;
+    have_prev_ = false;
+  }
+  if (have_prev_) {
+    const int slot = next_slot_;
+    dF_.col(slot) = f_ - f_prev_;
+    dG_.col(slot) = g - g_prev_;
+    next_slot_ = (next_slot_ + 1) % depth_;
+    history_ = std::min(history_ + 1, depth_);
+  }
+  f_prev_ = f_;
+  g_prev_ = g;
+  fnorm_prev_ = fnorm;
+  have_prev_ = true;
+  if (history_ == 0) return;
+  const int m = history_;
+  MatX AtA = dF_.leftCols(m).transpose() * dF_.leftCols(m);
+  const VecX Atf = dF_.leftCols(m).transpose() * f_;
+  AtA.diagonal().array() += 1e-14 * AtA.diagonal().maxCoeff() + 1e-300;
+  const VecX gamma = AtA.ldlt().solve(Atf);
+  if (!gamma.allFinite()) {
+    history_ = next_slot_ = 0;
+    return;
+  }
+  g.noalias() -= dG_.leftCols(m) * gamma;
+  for (int a = 0; a < n; ++a) problem.R[a] = Admissible(problem.laws[a], problem.R[a]);
 }
 
 // ---------------------------------------------------------------- failure policy

@@ -33,6 +33,21 @@ struct GaussSeidelOptions {
   int diagmaxiter = -1;       // < 0: max(100, maxiter / 100)
   DiagSolver diagsolver = DiagSolver::kSemismoothNewton;
   bool reverse = false;  // alternate forward and backward sweeps ('reverse' = 'ON')
+  // Extensions (not in the manual; the defaults were chosen on the box-of-cubes benchmark,
+  // see src/solvers/README.md). The sweep, epsilon, maxiter, meritval and reverse keep their
+  // meaning: every iteration is one sweep of Alg. 9.1 and |S - R| / |R| is that sweep's change.
+  //
+  // Over-relaxation: the block update becomes R_a <- P(S_a + omega (R_a^GS - S_a)), P the
+  // projection on the law's admissible set (FC_a, shifted by the cohesion while cohesive).
+  // omega in (0, 2); 1 is Alg. 9.1. Helps a little alone, not together with anderson.
+  double omega = 1.0;
+  // Anderson acceleration depth m (0: off): after each sweep S -> R = G(S), the next sweep
+  // starts from P(G(S) - sum_j gamma_j dG_j) with gamma minimising |f - sum_j gamma_j dF_j|
+  // over the last m differences of G and of f = G(S) - S (restarted whenever |f| grows).
+  // Removes the slow modes of redundant contact patches (rank-deficient W). No gain with
+  // reverse = true (the sweep map alternates).
+  int anderson = 5;
+  static constexpr int kMaxAnderson = 50;
 
   double resolved_diagepsilon() const;
   int resolved_diagmaxiter() const;
@@ -92,6 +107,15 @@ class GaussSeidelSolver final : public ConstraintSolver {
   bool first_sweep_ = true;  // the warm start need not lie in FC
   double denominator_ = 1.0;
   DiagOptions diag_;
+  double omega_ = 1.0;
+  // Anderson step on problem.R (see GaussSeidelOptions::anderson); R_prev_ holds S.
+  void Accelerate(BlockProblem& problem);
+  // Anderson state: ring buffer of the last depth_ differences dF_, dG_ (columns).
+  int depth_ = 0, history_ = 0, next_slot_ = 0;
+  double fnorm_prev_ = 0.0;
+  bool have_prev_ = false;
+  VecX f_, g_prev_, f_prev_;
+  MatX dF_, dG_;
 };
 
 }  // namespace solfec::solvers

@@ -272,3 +272,20 @@ def test_cohesion_holds_a_hanging_block_until_overloaded(outdir):
     GRAVITY(sol, (0, 0, -30))  # 3e4 N > 2e4 N: the bond breaks and the block falls
     RUN(sol, gs, 0.2)
     assert b.conf[11] < z0 - 0.1
+
+
+@pytest.mark.parametrize("anderson, omega", [(0, 1.0), (5, 1.0), (0, 1.4)])
+def test_gauss_seidel_variants_carry_the_stack_weight(outdir, anderson, omega):
+    sol = SOLFEC("DYNAMIC", 2e-3, outdir)
+    sol.verbose = "OFF"
+    bulk = BULK_MATERIAL(sol, density=1000.0)
+    SURFACE_MATERIAL(sol, friction=0.4)
+    floor = BODY(sol, "OBSTACLE", slab(), bulk)
+    boxes = [BODY(sol, "RIGID", box(-0.5, -0.5, float(i), 1, 1, 1), bulk) for i in range(3)]
+    GRAVITY(sol, (0, 0, -10))
+    gs = GAUSS_SEIDEL_SOLVER(1e-9, 2000, meritval=1e-16, anderson=anderson, omega=omega)
+    RUN(sol, gs, 0.2)
+    assert gs.error == "OK"
+    # the floor carries the weight of all three boxes (static equilibrium at rest)
+    floor_load = sum(c.R[2] for c in sol.constraints if floor in c.adjbod)
+    assert floor_load == pytest.approx(3 * boxes[0].mass * 10, rel=1e-6)
