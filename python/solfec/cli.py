@@ -27,6 +27,8 @@ def _parse(argv):
         a = argv[i]
         if a == "-v":
             opts["viewer"] = True
+            sys.stderr.write("solfec: the viewer (-v) is not available yet; running the deck "
+                             "without it\n")
         elif a == "-w":
             opts["write"] = True
         elif a in ("-s", "-i", "-g"):

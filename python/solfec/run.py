@@ -168,8 +168,9 @@ def CONTACT_SPARSIFY(solfec, threshold=0.01, minarea=0.0, mindist=None):
 
 
 def VIEWER():
-    """VIEWER(): True when the deck runs under the viewer (solfec -v)."""
-    return bool(_state.options["viewer"])
+    """VIEWER(): True when the deck runs under the viewer; the viewer is not available yet, so
+    this is False even with `solfec -v` (decks then compute and post-process as usual)."""
+    return False
 
 
 def NCPU(solfec=None):

@@ -103,3 +103,10 @@ def test_box_of_1000_cubes_runs_to_the_end(run_solfec):
     p = run_solfec(deck_path=deck, args=["10", "0.5"], timeout=900)
     assert p.returncode == 0, p.stderr
     assert "box of 1000 cubes: t = 0.500 s" in p.stdout
+
+
+def test_viewer_flag_is_reported_unavailable_and_viewer_is_false(run_solfec):
+    p = run_solfec("print('VIEWER', VIEWER())\n", options=["-v"])
+    assert p.returncode == 0, p.stderr
+    assert "VIEWER False" in p.stdout
+    assert "not available" in p.stderr
