@@ -264,9 +264,6 @@ class SURFACE_MATERIAL:
         m.surf1 = 0 if surf1 is None else A.integer(surf1, r, "surf1")
         m.surf2 = 0 if surf2 is None else A.integer(surf2, r, "surf2")
         m.model = A.choice(model, r, "model", ("SIGNORINI_COULOMB", "SPRING_DASHPOT"))
-        if model == "SPRING_DASHPOT":
-            raise ValueError("SURFACE_MATERIAL: model 'SPRING_DASHPOT' needs the PENALTY_SOLVER, "
-                             "which is not available in this version; use 'SIGNORINI_COULOMB'")
         if label is None:
             SURFACE_MATERIAL._counter += 1
             label = f"SURFACE_MATERIAL_{SURFACE_MATERIAL._counter}"
@@ -360,9 +357,9 @@ class BODY:
         r = "BODY"
         A.instance(solfec, SOLFEC, r, "solfec")
         A.choice(kind, r, "kind", ("RIGID", "PSEUDO_RIGID", "FINITE_ELEMENT", "OBSTACLE"))
-        if kind in ("PSEUDO_RIGID", "FINITE_ELEMENT"):
+        if kind == "FINITE_ELEMENT":
             raise ValueError(f"BODY: kind '{kind}' is not available in this version (argument "
-                             f"'kind'); use 'RIGID' or 'OBSTACLE'")
+                             f"'kind'); use 'RIGID', 'PSEUDO_RIGID' or 'OBSTACLE'")
         objs = _objects(shape, r)
         if isinstance(material, str):
             mat = BYLABEL(solfec, "BULK_MATERIAL", material)
@@ -447,6 +444,9 @@ class BODY:
         if v.startswith("DEF_") and self.kind in ("RIGID", "OBSTACLE"):
             raise ValueError(f"BODY.scheme: '{v}' is for deformable bodies; a {self.kind} body "
                              f"takes 'DEFAULT', 'RIG_POS', 'RIG_NEG' or 'RIG_IMP'")
+        if self.kind == "PSEUDO_RIGID" and v not in ("DEFAULT", "DEF_EXP", "DEF_LIM"):
+            raise ValueError(f"BODY.scheme: '{v}' is not available for a PSEUDO_RIGID body; "
+                             f"use 'DEFAULT' (= 'DEF_EXP'), 'DEF_EXP' or 'DEF_LIM'")
         self._d.set_body_scheme(self._id, v)
 
     @property

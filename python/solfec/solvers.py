@@ -1,9 +1,10 @@
-"""Constraint solvers of the deck language (manual 4.1.9): GAUSS_SEIDEL_SOLVER."""
+"""Constraint solvers of the deck language (manual 4.1.9, 4.1.10): GAUSS_SEIDEL_SOLVER,
+PENALTY_SOLVER."""
 
 from . import _args as A
 from . import _solfec
 
-__all__ = ["GAUSS_SEIDEL_SOLVER", "SolverError"]
+__all__ = ["GAUSS_SEIDEL_SOLVER", "PENALTY_SOLVER", "SolverError"]
 
 SolverError = _solfec.SolverError
 
@@ -114,3 +115,60 @@ class GAUSS_SEIDEL_SOLVER:
 
     def __repr__(self):
         return f"<GAUSS_SEIDEL_SOLVER epsilon={self.epsilon} maxiter={self.maxiter}>"
+
+
+class PENALTY_SOLVER:
+    """PENALTY_SOLVER(| variant): penalty solver (manual 9.2, Algorithm 9.4). Every contact
+    gets its reaction from the spring-dashpot law of its SURFACE_MATERIAL (manual 7.1.2;
+    'SIGNORINI_COULOMB' interfaces are treated as 'SPRING_DASHPOT' ones, so they need a
+    spring > 0); bilateral constraints (FIX_POINT, FIX_DIRECTION, SET_VELOCITY, PUT_RIGID_LINK)
+    are then solved by Gauss-Seidel with the contact forces fixed. variant: 'IMPLICIT'
+    (default, eq. 7.14) or 'EXPLICIT' (R_N = -spring gap - dashpot U_N). Extensions: the
+    contact pass is repeated (with the current reactions of the other constraints) until the
+    contact reactions change by at most epsilon (relative, default 1e-8) or maxiter sweeps
+    (default 1000)."""
+
+    def __init__(self, variant="IMPLICIT", epsilon=1e-8, maxiter=1000):
+        self._s = _solfec.PenaltySolver()
+        self.variant = variant
+        self.epsilon = epsilon
+        self.maxiter = maxiter
+
+    @property
+    def epsilon(self):
+        return self._s.epsilon
+
+    @epsilon.setter
+    def epsilon(self, v):
+        self._s.epsilon = A.positive(v, "PENALTY_SOLVER", "epsilon")
+
+    @property
+    def maxiter(self):
+        return self._s.maxiter
+
+    @maxiter.setter
+    def maxiter(self, v):
+        v = A.integer(v, "PENALTY_SOLVER", "maxiter")
+        if v < 1:
+            raise ValueError(f"PENALTY_SOLVER: argument 'maxiter' must be >= 1, got {v}")
+        self._s.maxiter = v
+
+    @property
+    def variant(self):
+        return self._s.variant
+
+    @variant.setter
+    def variant(self, v):
+        self._s.variant = A.choice(v, "PENALTY_SOLVER", "variant", ("IMPLICIT", "EXPLICIT"))
+
+    failure = property(lambda s: "CONTINUE")
+    error = property(lambda s: s._s.last_stats.error)
+    iters = property(lambda s: s._s.last_stats.iters)
+    merit = property(lambda s: s._s.last_stats.merit)
+
+    # Bilateral Gauss-Seidel failures are reported in the statistics only ('CONTINUE').
+    def _on_failure(self, stats):
+        return True
+
+    def __repr__(self):
+        return f"<PENALTY_SOLVER variant={self.variant}>"

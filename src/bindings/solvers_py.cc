@@ -7,6 +7,7 @@
 #include "base/errors.h"
 #include "bindings/bindings.h"
 #include "solvers/gauss_seidel_solver.h"
+#include "solvers/penalty_solver.h"
 
 namespace py = pybind11;
 
@@ -77,6 +78,31 @@ void DefineSolvers(py::module_& m) {
       });
   c.def_property_readonly("last_stats", &GaussSeidelSolver::last_stats,
                           py::return_value_policy::reference_internal);
+
+  using solvers::PenaltySolver;
+  using solvers::PenaltyVariant;
+  py::class_<PenaltySolver, solvers::ConstraintSolver> ps(m, "PenaltySolver");
+  ps.def(py::init<>());
+  ps.def_property(
+      "variant",
+      [](const PenaltySolver& s) {
+        return s.variant() == PenaltyVariant::kImplicit ? "IMPLICIT" : "EXPLICIT";
+      },
+      [](PenaltySolver& s, const std::string& v) {
+        if (v == "IMPLICIT") s.set_variant(PenaltyVariant::kImplicit);
+        else if (v == "EXPLICIT") s.set_variant(PenaltyVariant::kExplicit);
+        else
+          throw InputError("PENALTY_SOLVER: unknown variant '" + v +
+                           "' (argument 'variant'); use 'IMPLICIT' or 'EXPLICIT'");
+      });
+  ps.def_property(
+      "epsilon", &PenaltySolver::epsilon,
+      [](PenaltySolver& s, double v) { s.set_sweeps(v, s.max_sweeps()); });
+  ps.def_property(
+      "maxiter", &PenaltySolver::max_sweeps,
+      [](PenaltySolver& s, int v) { s.set_sweeps(s.epsilon(), v); });
+  ps.def_property_readonly("last_stats", &PenaltySolver::last_stats,
+                           py::return_value_policy::reference_internal);
 }
 
 }  // namespace solfec::bindings

@@ -1,5 +1,5 @@
 // Body interface: state (q, u), current geometry, the H operator of a point and the
-// inverse inertia, forces and energy. Kinds: rigid/, (pseudo_rigid/, fem/ later), obstacle.
+// inverse inertia, forces and energy. Kinds: rigid, pseudo-rigid, (fem later), obstacle.
 #pragma once
 
 #include <functional>
@@ -91,6 +91,8 @@ class Body {
   // Generalized external force at time t (gravity g plus point loads), size num_dofs().
   virtual VecX ExternalForce(double t, double h, const Vec3& gravity) const = 0;
   virtual double KineticEnergy() const = 0;
+  // Elastic strain energy [J] (0 for rigid kinds).
+  virtual double InternalEnergy() const { return 0.0; }
   // INITIAL_VELOCITY(linear, angular): rigid sets v and Omega; deformable bodies a rigid
   // motion field.
   virtual void SetInitialVelocity(const Vec3& linear, const Vec3& angular) = 0;

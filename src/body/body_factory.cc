@@ -4,6 +4,7 @@
 #include <utility>
 
 #include "base/errors.h"
+#include "body/pseudo_rigid_body.h"
 #include "body/rigid_body.h"
 
 namespace solfec::body {
@@ -18,11 +19,14 @@ std::unique_ptr<Body> MakeBody(BodyKind kind, geometry::Shape shape,
       return std::make_unique<RigidBody>(kind, std::move(shape), std::move(material),
                                          std::move(label));
     case BodyKind::kPseudoRigid:
+      return std::make_unique<PseudoRigidBody>(std::move(shape), std::move(material),
+                                               std::move(label));
     case BodyKind::kFiniteElement:
       break;
   }
   throw InputError(std::string("BODY: kind '") + KindName(kind) +
-                   "' is not available yet (argument 'kind'); use 'RIGID' or 'OBSTACLE'");
+                   "' is not available yet (argument 'kind'); use 'RIGID', "
+                   "'PSEUDO_RIGID' or 'OBSTACLE'");
 }
 
 }  // namespace solfec::body

@@ -114,6 +114,7 @@ void Domain::Step(solvers::ConstraintSolver& solver) {
   // q(t+h/2) = q(t) + h/2 u(t); u_free = u(t) + h A^-1 f(t+h/2)       (integration)
   timer.Start();
   const Vec3 g = Gravity(t + 0.5 * h);
+  for (auto& b : bodies_) integration::CheckStep(*b, h);  // throws before anything moves
   for (auto& b : bodies_) integration::BeginStep(*b, t, h);
   for (auto& b : bodies_) integration::FreeVelocity(*b, t, h, g);
   stage_times_.TIMINT = timer.Stop();
@@ -276,6 +277,7 @@ Energy Domain::ComputeEnergy(const std::vector<const body::Body*>& bodies) const
   Energy e;
   for (const Body* b : bodies) {
     e.kinetic += b->KineticEnergy();
+    e.internal += b->InternalEnergy();
     e.external += b->external_work;
     e.contact += b->contact_work;
     e.friction += b->friction_work;

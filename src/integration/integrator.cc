@@ -1,4 +1,5 @@
-// Split-midpoint time stepping (manual eqs. 1.5-1.7) of rigid and obstacle bodies with the
+// Split-midpoint time stepping (manual eqs. 1.5-1.7) dispatched on the body kind: pseudo-rigid
+// bodies go to pseudo_rigid_integrator.cc; rigid and obstacle bodies use the
 // rotation schemes RIG_POS/RIG_NEG/RIG_IMP of Koziara & Bicanic, IJNME 81(9), 2009.
 //
 // Every scheme moves the body by
@@ -38,10 +39,12 @@
 #include "base/errors.h"
 #include "base/math.h"
 #include "body/rigid_body.h"
+#include "integration/pseudo_rigid_integrator.h"
 #include "integration/rigid_rotation.h"
 
 namespace solfec::integration {
 
+using body::PseudoRigidBody;
 using body::RigidBody;
 using body::Scheme;
 
@@ -51,7 +54,8 @@ RigidBody& AsRigid(body::Body& b) {
   auto* r = dynamic_cast<RigidBody*>(&b);
   if (!r)
     throw InputError(std::string("RUN: body kind '") + body::KindName(b.kind()) +
-                     "' has no time integrator yet (argument 'body'); use 'RIGID' or 'OBSTACLE'");
+                     "' has no time integrator yet (argument 'body'); use 'RIGID', "
+                     "'PSEUDO_RIGID' or 'OBSTACLE'");
   return *r;
 }
 
@@ -77,7 +81,12 @@ void HalfStep(RigidBody& b, const Vec3& W, const Vec3& v, double h) {
 
 }  // namespace
 
+void CheckStep(const body::Body& b, double h) {
+  if (auto* p = dynamic_cast<const PseudoRigidBody*>(&b)) CheckPseudoRigidStep(*p, h);
+}
+
 void BeginStep(body::Body& b, double t, double h) {
+  if (auto* p = dynamic_cast<PseudoRigidBody*>(&b)) return BeginPseudoRigidStep(*p, t, h);
   RigidBody& r = AsRigid(b);
   r.step_state().u0 = r.u();
   HalfStep(r, r.angular_velocity(), r.linear_velocity(), h);
@@ -85,6 +94,8 @@ void BeginStep(body::Body& b, double t, double h) {
 }
 
 void FreeVelocity(body::Body& b, double t, double h, const Vec3& gravity) {
+  if (auto* p = dynamic_cast<PseudoRigidBody*>(&b))
+    return PseudoRigidFreeVelocity(*p, t, h, gravity);
   RigidBody& r = AsRigid(b);
   RigidBody::StepState& s = r.step_state();
   r.impulse().setZero(RigidBody::kNumDofs);
@@ -120,6 +131,7 @@ void FreeVelocity(body::Body& b, double t, double h, const Vec3& gravity) {
 }
 
 void EndStep(body::Body& b, double t, double h) {
+  if (auto* p = dynamic_cast<PseudoRigidBody*>(&b)) return EndPseudoRigidStep(*p, t, h);
   RigidBody& r = AsRigid(b);
   RigidBody::StepState& s = r.step_state();
   if (r.is_obstacle()) {

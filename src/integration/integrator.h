@@ -7,6 +7,11 @@
 
 namespace solfec::integration {
 
+// Validates the step h for the body's kind and scheme before anything moves: throws
+// InputError for a scheme the kind does not have or an explicit step above the body's
+// critical step (pseudo-rigid DEF_EXP). Rigid kinds: nothing to check.
+void CheckStep(const body::Body& b, double h);
+
 // q(t+h/2) = q(t) + h/2 u(t) for the body's kind and scheme; updates the current shape.
 void BeginStep(body::Body& b, double t, double h);
 

@@ -32,7 +32,12 @@ Law MakeLaw(const Constraint& c, double t, double h) {
         law.friction = c.material->friction;
         law.restitution = c.material->restitution;
         law.cohesion = c.material->cohesion * c.area;
+        law.spring_dashpot = c.material->model == material::SurfaceModel::kSpringDashpot;
+        law.spring = c.material->spring;
+        law.dashpot = c.material->dashpot;
+        law.hpow = c.material->hpow;
       }
+      law.gap = c.gap;
       law.cohesive = c.cohesive;
       law.UN_prev = c.U_prev.z();
       break;

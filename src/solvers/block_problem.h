@@ -22,6 +22,13 @@ struct Law {
   double cohesion = 0.0;     // cohesive force bound: R_N >= -cohesion while cohesive [N]
   bool cohesive = false;     // in/out: set false when R_N reaches -cohesion
   Vec3 target = Vec3::Zero();  // prescribed local velocity (equality laws)
+  // Spring-dashpot data (manual 7.1.2), copied from the surface material for every contact;
+  // used by PenaltySolver, which treats every kSignoriniCoulomb row as a spring-dashpot one.
+  bool spring_dashpot = false;  // the material model is 'SPRING_DASHPOT'
+  double spring = 0.0;   // s [N/m] (per contact point)
+  double dashpot = 0.0;  // d [N s/m]; < 0: critical damping 2 sqrt(s h / W_NN)
+  double hpow = 1.0;     // Hertz exponent p: spring force s |g|^p
+  double gap = 0.0;      // g at q(t + h/2) (< 0: penetration) [m]
 };
 
 // W in block compressed-row form: row i holds blocks W[row_ptr[i] .. row_ptr[i+1]) with

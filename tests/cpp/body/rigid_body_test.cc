@@ -232,9 +232,12 @@ TEST(RigidBody, FactoryRejectsEmptyDegenerateAndUnavailableKinds) {
   EXPECT_THROW(MakeBody(BodyKind::kRigid, BoxShape(Vec3::Zero(), Vec3(1, 1, 0)), Material(1.0),
                         ""),
                InputError);
-  EXPECT_THROW(MakeBody(BodyKind::kPseudoRigid, BoxShape(Vec3::Zero(), Vec3(1, 1, 1)),
+  EXPECT_THROW(MakeBody(BodyKind::kFiniteElement, BoxShape(Vec3::Zero(), Vec3(1, 1, 1)),
                         Material(1.0), ""),
                InputError);
+  EXPECT_EQ(MakeBody(BodyKind::kPseudoRigid, BoxShape(Vec3::Zero(), Vec3(1, 1, 1)),
+                     Material(1.0), "")->num_dofs(),
+            12);
   auto ok = MakeBody(BodyKind::kObstacle, BoxShape(Vec3::Zero(), Vec3(1, 1, 1)), Material(1.0),
                      "floor");
   EXPECT_EQ(ok->kind(), BodyKind::kObstacle);
