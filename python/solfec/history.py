@@ -103,6 +103,11 @@ def STRESS(body, point):
     point; defined for deformable bodies only."""
     A.instance(body, BODY, "STRESS", "body")
     A.vec3(point, "STRESS", "point")
+    if body.kind == "PSEUDO_RIGID":  # homogeneous deformation: the same at every point
+        from .results import kirchhoff_cauchy_stress
+        F = [body.conf[:9][3 * j + i] for i in range(3) for j in range(3)]  # row-major F
+        m = body.material
+        return tuple(float(v) for v in kirchhoff_cauchy_stress(F, m.young, m.poisson))
     raise ValueError(f"STRESS: not defined for {body.kind} bodies")
 
 

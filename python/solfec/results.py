@@ -13,6 +13,8 @@ A run killed midway (SIGKILL) leaves a file that opens here up to its last compl
 
 import os
 
+import math
+
 import numpy as np
 
 __all__ = ["Results", "results_path", "is_valid", "FORMAT", "VERSION", "BODY_KINDS",
@@ -319,7 +321,30 @@ def point_motion(kind, q, u, X, center):
         x = np.asarray(q[9:12]) + L @ A
         v = np.asarray(u[3:6]) + L @ np.cross(u[:3], A)
         return x, v
+    if kind == "PSEUDO_RIGID":  # q = [F column-wise, x], u = [dF/dt column-wise, v]
+        F = np.asarray(q[:9]).reshape(3, 3, order="F")
+        Fdot = np.asarray(u[:9]).reshape(3, 3, order="F")
+        A = np.asarray(X, dtype=float) - center
+        return np.asarray(q[9:12]) + F @ A, np.asarray(u[9:12]) + Fdot @ A
     raise ValueError(f"HISTORY: point values of {kind} bodies are not available in this version")
+
+
+STRESS_ENTITIES = ("SX", "SY", "SZ", "SXY", "SXZ", "SYZ", "MISES")
+
+
+def kirchhoff_cauchy_stress(F, young, poisson):
+    """(sx, sy, sz, sxy, sxz, syz, mises) of the Saint Venant-Kirchhoff material (manual
+    7.2.1) at deformation gradient F: E = (F^T F - I)/2, S = lambda tr(E) I + 2 mu E,
+    sigma = F S F^T / det F; mises = sqrt(3/2 dev(sigma):dev(sigma))."""
+    F = np.asarray(F, dtype=float).reshape(3, 3)
+    lam = young * poisson / ((1 + poisson) * (1 - 2 * poisson))
+    mu = young / (2 + 2 * poisson)
+    E = 0.5 * (F.T @ F - np.eye(3))
+    S = lam * np.trace(E) * np.eye(3) + 2 * mu * E
+    sig = F @ S @ F.T / np.linalg.det(F)
+    dev = sig - np.trace(sig) / 3 * np.eye(3)
+    mises = math.sqrt(1.5 * float(np.sum(dev * dev)))
+    return (sig[0, 0], sig[1, 1], sig[2, 2], sig[0, 1], sig[0, 2], sig[1, 2], mises)
 
 
 _POINT = {"DX": ("d", 0), "DY": ("d", 1), "DZ": ("d", 2), "VX": ("v", 0), "VY": ("v", 1),
@@ -330,8 +355,20 @@ def point_function(res, body_id, point, entity):
     """A function of a Frame giving the entity of a body's referential point (NaN where the
     body is absent from the frame)."""
     kind = res.kind(body_id)
+    if entity in STRESS_ENTITIES and kind == "PSEUDO_RIGID":
+        d = res.definition(body_id)
+        young, poisson = float(d["young"]), float(d["poisson"])
+        comp = STRESS_ENTITIES.index(entity)
+
+        def stress(fr):
+            q = fr.body_q(body_id)
+            if q is None:
+                return np.nan
+            F = np.asarray(q[:9]).reshape(3, 3, order="F")
+            return kirchhoff_cauchy_stress(F, young, poisson)[comp]
+        return stress
     if entity not in _POINT:
-        if entity in ("SX", "SY", "SZ", "SXY", "SXZ", "SYZ", "MISES"):
+        if entity in STRESS_ENTITIES:
             raise ValueError(f"STRESS: not defined for {kind} bodies")
         raise ValueError(f"HISTORY: unknown point entity '{entity}'; use 'DX', 'DY', 'DZ', "
                          f"'VX', 'VY', 'VZ', 'CX', 'CY', 'CZ' or a stress entity")
