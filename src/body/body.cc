@@ -60,4 +60,31 @@ void Body::SetCharacteristics(double mass, double volume, const Vec3& center,
   tensor_ = 0.5 * (tensor + tensor.transpose());
 }
 
+geometry::MassProperties Body::InitInertiaFromShape() {
+  const geometry::MassProperties mp = ref_shape_.ComputeMassProperties();
+  if (!std::isfinite(mp.volume) || mp.volume <= 0.0)
+    throw InputError("BODY: shape has zero or negative volume (argument 'shape'); pass closed "
+                     "CONVEX/MESH pieces with outward faces or SPHEREs of positive radius");
+  mass_ = material_.density * mp.volume;
+  volume_ = mp.volume;
+  center_ = mp.center;
+  tensor_ = mp.InertiaTensor(material_.density);
+  return mp;
+}
+
+void Body::MapShapeAffine(const Mat3& A, const Vec3& t) {
+  bool same = shape_.convexes.size() == ref_shape_.convexes.size() &&
+              shape_.spheres.size() == ref_shape_.spheres.size();
+  for (size_t i = 0; same && i < shape_.convexes.size(); ++i)
+    same = shape_.convexes[i].vertices.size() == ref_shape_.convexes[i].vertices.size();
+  if (!same) shape_ = ref_shape_;
+  for (size_t i = 0; i < shape_.convexes.size(); ++i) {
+    const std::vector<Vec3>& X = ref_shape_.convexes[i].vertices;
+    std::vector<Vec3>& x = shape_.convexes[i].vertices;
+    for (size_t j = 0; j < X.size(); ++j) x[j] = A * X[j] + t;
+  }
+  for (size_t i = 0; i < shape_.spheres.size(); ++i)
+    shape_.spheres[i].center = A * ref_shape_.spheres[i].center + t;
+}
+
 }  // namespace solfec::body

@@ -109,6 +109,13 @@ class Body {
   double friction_work = 0.0;
 
  protected:
+  // Mass, volume, mass centre and inertia tensor (about the centre) of the referential shape
+  // with the material density; throws InputError naming BODY for a non-positive volume.
+  geometry::MassProperties InitInertiaFromShape();
+  // Current shape x = A X + t of the referential shape (rigid and pseudo-rigid motions);
+  // coordinates are overwritten in place once the piece layout matches.
+  void MapShapeAffine(const Mat3& A, const Vec3& t);
+
   Id id_ = kNoId;
   BodyKind kind_;
   std::string label_;

@@ -50,14 +50,7 @@ PseudoRigidBody::PseudoRigidBody(geometry::Shape shape, material::BulkMaterial m
                                  std::string label)
     : Body(BodyKind::kPseudoRigid, PseudoRigidShape(std::move(shape), label),
            std::move(material), std::move(label)) {
-  const geometry::MassProperties mp = ref_shape_.ComputeMassProperties();
-  if (!std::isfinite(mp.volume) || mp.volume <= 0.0)
-    throw InputError("BODY: shape has zero or negative volume (argument 'shape'); pass closed "
-                     "CONVEX/MESH pieces with outward faces");
-  mass_ = material_.density * mp.volume;
-  volume_ = mp.volume;
-  center_ = mp.center;
-  tensor_ = mp.InertiaTensor(material_.density);
+  const geometry::MassProperties mp = InitInertiaFromShape();
   euler_ = material_.density * mp.euler;
   if (!IsPositiveDefinite(euler_))
     throw InputError("BODY: shape has a degenerate Euler tensor (argument 'shape'); pass a "
@@ -74,15 +67,7 @@ PseudoRigidBody::PseudoRigidBody(geometry::Shape shape, material::BulkMaterial m
 void PseudoRigidBody::UpdateShape() {
   const Mat3 F = deformation();
   const Vec3 t = position() - F * center_;  // x(X) = F X + t
-  bool same = shape_.convexes.size() == ref_shape_.convexes.size();
-  for (size_t i = 0; same && i < shape_.convexes.size(); ++i)
-    same = shape_.convexes[i].vertices.size() == ref_shape_.convexes[i].vertices.size();
-  if (!same) shape_ = ref_shape_;
-  for (size_t i = 0; i < shape_.convexes.size(); ++i) {
-    const std::vector<Vec3>& X = ref_shape_.convexes[i].vertices;
-    std::vector<Vec3>& x = shape_.convexes[i].vertices;
-    for (size_t j = 0; j < X.size(); ++j) x[j] = F * X[j] + t;
-  }
+  MapShapeAffine(F, t);
 }
 
 Vec3 PseudoRigidBody::SpatialPoint(const Vec3& X) const {

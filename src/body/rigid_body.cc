@@ -44,14 +44,7 @@ RigidBody::RigidBody(BodyKind kind, geometry::Shape shape, material::BulkMateria
     throw InputError(std::string("BODY: kind '") + KindName(kind) +
                      "' is not a rigid kind (argument 'kind'); use 'RIGID' or 'OBSTACLE'");
   // Inertia: m = density |V|, X0 = centroid, J = density (tr(E) I - E) about X0.
-  const geometry::MassProperties mp = ref_shape_.ComputeMassProperties();
-  if (!std::isfinite(mp.volume) || mp.volume <= 0.0)
-    throw InputError("BODY: shape has zero or negative volume (argument 'shape'); pass closed "
-                     "CONVEX/MESH pieces with outward faces or SPHEREs of positive radius");
-  mass_ = material_.density * mp.volume;
-  volume_ = mp.volume;
-  center_ = mp.center;
-  tensor_ = mp.InertiaTensor(material_.density);
+  InitInertiaFromShape();
   if (!IsPositiveDefinite(tensor_))
     throw InputError("BODY: shape has a degenerate inertia tensor (argument 'shape'); pass a "
                      "shape with non-zero extent in every direction");
@@ -69,19 +62,7 @@ RigidBody::RigidBody(BodyKind kind, geometry::Shape shape, material::BulkMateria
 void RigidBody::UpdateShape() {
   const Mat3 L = rotation();
   const Vec3 t = position() - L * center_;  // x(X) = L X + t
-  // Same topology as the referential shape: overwrite coordinates in place.
-  bool same = shape_.convexes.size() == ref_shape_.convexes.size() &&
-              shape_.spheres.size() == ref_shape_.spheres.size();
-  for (size_t i = 0; same && i < shape_.convexes.size(); ++i)
-    same = shape_.convexes[i].vertices.size() == ref_shape_.convexes[i].vertices.size();
-  if (!same) shape_ = ref_shape_;
-  for (size_t i = 0; i < shape_.convexes.size(); ++i) {
-    const std::vector<Vec3>& X = ref_shape_.convexes[i].vertices;
-    std::vector<Vec3>& x = shape_.convexes[i].vertices;
-    for (size_t j = 0; j < X.size(); ++j) x[j] = L * X[j] + t;
-  }
-  for (size_t i = 0; i < shape_.spheres.size(); ++i)
-    shape_.spheres[i].center = L * ref_shape_.spheres[i].center + t;
+  MapShapeAffine(L, t);
 }
 
 Vec3 RigidBody::SpatialPoint(const Vec3& X) const {
