@@ -357,10 +357,15 @@ class BODY:
         r = "BODY"
         A.instance(solfec, SOLFEC, r, "solfec")
         A.choice(kind, r, "kind", ("RIGID", "PSEUDO_RIGID", "FINITE_ELEMENT", "OBSTACLE"))
-        if kind == "FINITE_ELEMENT":
-            raise ValueError(f"BODY: kind '{kind}' is not available in this version (argument "
-                             f"'kind'); use 'RIGID', 'PSEUDO_RIGID' or 'OBSTACLE'")
         objs = _objects(shape, r)
+        if kind == "FINITE_ELEMENT":
+            if form != "TL":
+                raise ValueError(f"BODY: form {form!r} is not available for a FINITE_ELEMENT "
+                                 f"body (argument 'form'); use 'TL' (total Lagrangian)")
+            if mesh is not None or any(o._kind in ("CONVEX", "SPHERE") for o in objs):
+                raise ValueError("BODY: a FINITE_ELEMENT body with a CONVEX or SPHERE shape or "
+                                 "a background 'mesh' is not available yet (arguments 'shape', "
+                                 "'mesh'); pass a single MESH (or HEX) as the shape")
         if isinstance(material, str):
             mat = BYLABEL(solfec, "BULK_MATERIAL", material)
             if mat is None:
@@ -447,6 +452,9 @@ class BODY:
         if self.kind == "PSEUDO_RIGID" and v not in ("DEFAULT", "DEF_EXP", "DEF_LIM"):
             raise ValueError(f"BODY.scheme: '{v}' is not available for a PSEUDO_RIGID body; "
                              f"use 'DEFAULT' (= 'DEF_EXP'), 'DEF_EXP' or 'DEF_LIM'")
+        if self.kind == "FINITE_ELEMENT" and v not in ("DEFAULT", "DEF_EXP", "DEF_LIM"):
+            raise ValueError(f"BODY.scheme: '{v}' is not available for a FINITE_ELEMENT body; "
+                             f"use 'DEFAULT' (= 'DEF_LIM'), 'DEF_LIM' or 'DEF_EXP'")
         self._d.set_body_scheme(self._id, v)
 
     @property

@@ -1,10 +1,10 @@
 """Constraint solvers of the deck language (manual 4.1.9, 4.1.10): GAUSS_SEIDEL_SOLVER,
-PENALTY_SOLVER."""
+PENALTY_SOLVER, NEWTON_SOLVER (4.1.11)."""
 
 from . import _args as A
 from . import _solfec
 
-__all__ = ["GAUSS_SEIDEL_SOLVER", "PENALTY_SOLVER", "SolverError"]
+__all__ = ["GAUSS_SEIDEL_SOLVER", "PENALTY_SOLVER", "NEWTON_SOLVER", "SolverError"]
 
 SolverError = _solfec.SolverError
 
@@ -172,3 +172,95 @@ class PENALTY_SOLVER:
 
     def __repr__(self):
         return f"<PENALTY_SOLVER variant={self.variant}>"
+
+
+class NEWTON_SOLVER:
+    """NEWTON_SOLVER(| meritval, maxiter, locdyn, linminiter, resdec, bot, which, stepcontrol,
+    linmaxiter, maxmatvec, epsilon, delta, omega, nonmonlength, gsflag): semismooth Newton
+    method (manual 4.1.11) on the Alart-Curnier form of every contact (equality constraints as
+    linear rows), with restarted right-preconditioned GMRES for the linear steps (restart length
+    linmaxiter, at least linminiter iterations, relative residual decrease epsilon = resdec),
+    a nonmonotone line search (memory nonmonlength) and the merit function of manual 8.1 as the
+    termination test (meritval). delta regularises the Jacobian (J + delta I). On failure (no
+    progress or maxiter) the error is 'DIVERGED'; with gsflag 'ON' (default) Gauss-Seidel
+    continues from the Newton iterate and 'fallback' is True. Solfec-1.0 arguments without a
+    meaning here (locdyn, bot, which, stepcontrol, maxmatvec, omega) are accepted and ignored.
+    SPRING_DASHPOT contacts are not supported (use PENALTY_SOLVER)."""
+
+    def __init__(self, meritval=1e-8, maxiter=1000, locdyn="ON", linminiter=5, resdec=None,
+                 bot=None, which=None, stepcontrol=None, linmaxiter=10, maxmatvec=None,
+                 epsilon=0.25, delta=0.0, omega=None, nonmonlength=5, gsflag="ON"):
+        r = "NEWTON_SOLVER"
+        self._s = _solfec.NewtonSolver()
+        self.meritval = meritval
+        self.maxiter = maxiter
+        self.linminiter = linminiter
+        self.linmaxiter = linmaxiter
+        self.epsilon = epsilon if resdec is None else resdec
+        self.delta = delta
+        self.nonmonlength = nonmonlength
+        self.gsflag = gsflag
+        self.locdyn = A.choice(locdyn, r, "locdyn", ("ON", "OFF"))
+
+    def _int(self, name, v, low):
+        v = A.integer(v, "NEWTON_SOLVER", name)
+        if v < low:
+            raise ValueError(f"NEWTON_SOLVER: argument '{name}' must be >= {low}, got {v}")
+        setattr(self._s, name, v)
+
+    meritval = property(lambda s: s._s.meritval,
+                        lambda s, v: setattr(s._s, "meritval",
+                                             A.positive(v, "NEWTON_SOLVER", "meritval")))
+    maxiter = property(lambda s: s._s.maxiter, lambda s, v: s._int("maxiter", v, 1))
+    linminiter = property(lambda s: s._s.linminiter, lambda s, v: s._int("linminiter", v, 0))
+    linmaxiter = property(lambda s: s._s.linmaxiter, lambda s, v: s._int("linmaxiter", v, 1))
+    nonmonlength = property(lambda s: s._s.nonmonlength,
+                            lambda s, v: s._int("nonmonlength", v, 1))
+
+    @property
+    def epsilon(self):
+        return self._s.resdec
+
+    @epsilon.setter
+    def epsilon(self, v):
+        v = A.number(v, "NEWTON_SOLVER", "epsilon")
+        if not 0.0 < v < 1.0:
+            raise ValueError(f"NEWTON_SOLVER: argument 'epsilon' must lie in (0, 1), got {v}")
+        self._s.resdec = v
+
+    resdec = epsilon
+
+    @property
+    def delta(self):
+        return self._s.delta
+
+    @delta.setter
+    def delta(self, v):
+        v = A.number(v, "NEWTON_SOLVER", "delta")
+        if not v >= 0.0:
+            raise ValueError(f"NEWTON_SOLVER: argument 'delta' must be >= 0, got {v}")
+        self._s.delta = v
+
+    @property
+    def gsflag(self):
+        return "ON" if self._s.gsflag else "OFF"
+
+    @gsflag.setter
+    def gsflag(self, v):
+        self._s.gsflag = A.onoff(v, "NEWTON_SOLVER", "gsflag")
+
+    failure = property(lambda s: "CONTINUE")
+    error = property(lambda s: s._s.last_stats.error)
+    iters = property(lambda s: s._s.last_stats.iters)
+    merhist = property(lambda s: list(s._s.last_stats.merhist))
+    merit = property(lambda s: s._s.last_stats.merit)
+    message = property(lambda s: s._s.last_stats.message)
+    fallback = property(lambda s: s._s.fell_back)
+    linear_iters = property(lambda s: s._s.linear_iters)
+
+    # Failures are reported in the statistics only (after the Gauss-Seidel fallback).
+    def _on_failure(self, stats):
+        return True
+
+    def __repr__(self):
+        return f"<NEWTON_SOLVER meritval={self.meritval} maxiter={self.maxiter}>"

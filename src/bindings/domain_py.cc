@@ -6,6 +6,7 @@
 #include <pybind11/pybind11.h>
 #include <pybind11/stl.h>
 
+#include <algorithm>
 #include <cstdio>
 #include <string>
 #include <unistd.h>
@@ -418,7 +419,39 @@ void DefineDomain(py::module_& m) {
                               "' (argument 'kind'); use 'TIMINT', 'CONUPD', 'CONDET', 'LOCDYN', "
                               "'CONSOL' or 'PARBAL'");
            })
-      .def("solver_stats", [](const Domain& d) { return d.solver_stats(); });
+      .def("solver_stats", [](const Domain& d) { return d.solver_stats(); })
+      // The last step's local dynamics as flat lists (LOCDYN_DUMP): block CSR row_ptr, col,
+      // W (9 per block, row-major), B, R, U (3 per row, local T1, T2, N), law kinds
+      // (0 contact, 1 equality, 2 normal equality) and friction coefficients.
+      .def("last_problem", [](const Domain& d) {
+        const solvers::BlockProblem& p = d.last_problem();
+        py::dict out;
+        std::vector<double> W, B, R, U, mu, shift;  // shift: eta min(0, U_N^t) (eq. 7.1)
+        std::vector<int> kind;
+        for (const Mat3& w : p.W)
+          for (int i = 0; i < 3; ++i)
+            for (int j = 0; j < 3; ++j) W.push_back(w(i, j));
+        for (int a = 0; a < p.size(); ++a) {
+          for (int i = 0; i < 3; ++i) {
+            B.push_back(p.B[a](i));
+            R.push_back(a < static_cast<int>(p.R.size()) ? p.R[a](i) : 0.0);
+            U.push_back(a < static_cast<int>(p.U.size()) ? p.U[a](i) : 0.0);
+          }
+          kind.push_back(static_cast<int>(p.laws[a].kind));
+          mu.push_back(p.laws[a].friction);
+          shift.push_back(p.laws[a].restitution * std::min(0.0, p.laws[a].UN_prev));
+        }
+        out["row_ptr"] = p.row_ptr;
+        out["col"] = p.col;
+        out["W"] = W;
+        out["B"] = B;
+        out["R"] = R;
+        out["U"] = U;
+        out["kind"] = kind;
+        out["mu"] = mu;
+        out["shift"] = shift;
+        return out;
+      });
   DefineBodyAccess(c);
   DefineConstraintAccess(c);
 }

@@ -4,9 +4,12 @@
 #include <pybind11/pybind11.h>
 #include <pybind11/stl.h>
 
+#include <type_traits>
+
 #include "base/errors.h"
 #include "bindings/bindings.h"
 #include "solvers/gauss_seidel_solver.h"
+#include "solvers/newton_solver.h"
 #include "solvers/penalty_solver.h"
 
 namespace py = pybind11;
@@ -50,7 +53,8 @@ void DefineSolvers(py::module_& m) {
       .def_readonly("converged", &solvers::SolverStats::converged)
       .def_readonly("error", &solvers::SolverStats::error)
       .def_readonly("rerhist", &solvers::SolverStats::rerhist)
-      .def_readonly("merhist", &solvers::SolverStats::merhist);
+      .def_readonly("merhist", &solvers::SolverStats::merhist)
+      .def_readonly("message", &solvers::SolverStats::message);
 
   py::class_<solvers::ConstraintSolver>(m, "ConstraintSolver");
   py::class_<GaussSeidelSolver, solvers::ConstraintSolver> c(m, "GaussSeidelSolver");
@@ -103,6 +107,68 @@ void DefineSolvers(py::module_& m) {
       [](PenaltySolver& s, int v) { s.set_sweeps(s.epsilon(), v); });
   ps.def_property_readonly("last_stats", &PenaltySolver::last_stats,
                            py::return_value_policy::reference_internal);
+
+  // NEWTON_SOLVER: options as properties (validated by NewtonSolver::set_options).
+  using solvers::NewtonOptions;
+  using solvers::NewtonSolver;
+  py::class_<NewtonSolver, solvers::ConstraintSolver> ns(m, "NewtonSolver");
+  ns.def(py::init<>());
+  auto newton_option = [&ns](const char* name, auto member) {
+    using T = std::remove_reference_t<decltype(NewtonOptions{}.*member)>;
+    ns.def_property(
+        name, [member](const NewtonSolver& s) { return s.options().*member; },
+        [member](NewtonSolver& s, T v) {
+          NewtonOptions o = s.options();
+          o.*member = v;
+          s.set_options(o);
+        });
+  };
+  newton_option("meritval", &NewtonOptions::meritval);
+  newton_option("maxiter", &NewtonOptions::maxiter);
+  newton_option("linminiter", &NewtonOptions::linminiter);
+  newton_option("linmaxiter", &NewtonOptions::linmaxiter);
+  newton_option("resdec", &NewtonOptions::resdec);
+  newton_option("delta", &NewtonOptions::delta);
+  newton_option("nonmonlength", &NewtonOptions::nonmonlength);
+  newton_option("gsflag", &NewtonOptions::gsflag);
+  ns.def_property_readonly("fell_back", &NewtonSolver::fell_back);
+  ns.def_property_readonly("linear_iters", &NewtonSolver::linear_iters);
+  ns.def_property_readonly("last_stats", &NewtonSolver::last_stats,
+                           py::return_value_policy::reference_internal);
+
+  // Solves a pure Signorini-Coulomb problem U = W R + B given in block CSR form (W: 9 values
+  // per block, row-major; B: 3 per row; local T1, T2, N) with `solver`; returns the flat
+  // (R, U) and the merit (used by FCLIB_SOLVE).
+  m.def("solve_contact_problem",
+        [](solvers::ConstraintSolver& solver, const std::vector<int>& row_ptr,
+           const std::vector<int>& col, const std::vector<double>& W,
+           const std::vector<double>& B, const std::vector<double>& mu) {
+          const int n = static_cast<int>(mu.size());
+          if (static_cast<int>(row_ptr.size()) != n + 1 || B.size() != 3 * mu.size() ||
+              W.size() != 9 * col.size() || row_ptr.back() != static_cast<int>(col.size()))
+            throw InputError("FCLIB_SOLVE: inconsistent problem sizes (argument 'path'); "
+                             "check the FCLIB file");
+          solvers::BlockProblem p;
+          p.Resize(n);
+          p.row_ptr = row_ptr;
+          p.col = col;
+          p.W.resize(col.size());
+          for (size_t k = 0; k < col.size(); ++k)
+            for (int i = 0; i < 3; ++i)
+              for (int j = 0; j < 3; ++j) p.W[k](i, j) = W[9 * k + 3 * i + j];
+          for (int a = 0; a < n; ++a) {
+            p.B[a] = Vec3(B[3 * a], B[3 * a + 1], B[3 * a + 2]);
+            p.laws[a].friction = mu[a];
+          }
+          const solvers::SolverStats stats = solver.Solve(p);
+          std::vector<double> R, U;
+          for (int a = 0; a < n; ++a)
+            for (int i = 0; i < 3; ++i) {
+              R.push_back(p.R[a](i));
+              U.push_back(p.U[a](i));
+            }
+          return py::make_tuple(R, U, stats.merit);
+        });
 }
 
 }  // namespace solfec::bindings

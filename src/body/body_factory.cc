@@ -4,6 +4,7 @@
 #include <utility>
 
 #include "base/errors.h"
+#include "body/fem/fe_body.h"
 #include "body/pseudo_rigid_body.h"
 #include "body/rigid_body.h"
 
@@ -22,7 +23,7 @@ std::unique_ptr<Body> MakeBody(BodyKind kind, geometry::Shape shape,
       return std::make_unique<PseudoRigidBody>(std::move(shape), std::move(material),
                                                std::move(label));
     case BodyKind::kFiniteElement:
-      break;
+      return std::make_unique<FeBody>(std::move(shape), std::move(material), std::move(label));
   }
   throw InputError(std::string("BODY: kind '") + KindName(kind) +
                    "' is not available yet (argument 'kind'); use 'RIGID', "

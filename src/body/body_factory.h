@@ -10,8 +10,9 @@
 
 namespace solfec::body {
 
-// RIGID and OBSTACLE give a RigidBody, PSEUDO_RIGID a PseudoRigidBody; FINITE_ELEMENT is
-// not available yet. Throws InputError naming BODY for an empty shape, a zero volume or an unavailable kind.
+// RIGID and OBSTACLE give a RigidBody, PSEUDO_RIGID a PseudoRigidBody, FINITE_ELEMENT an
+// FeBody (shape = a single MESH). Throws InputError naming BODY for an empty shape, a zero
+// volume or an unavailable kind.
 std::unique_ptr<Body> MakeBody(BodyKind kind, geometry::Shape shape,
                                material::BulkMaterial material, std::string label);
 

@@ -115,6 +115,8 @@ class Domain {
 
   // --- last step statistics
   const solvers::SolverStats& solver_stats() const { return solver_stats_; }
+  // The local dynamics U = W R + B of the last step as solved (LOCDYN_DUMP).
+  const solvers::BlockProblem& last_problem() const { return problem_; }
   const StageTimes& stage_times() const { return stage_times_; }
   int num_contacts() const;
   int num_deleted_bodies_last_step() const { return deleted_last_step_; }

@@ -1,6 +1,7 @@
 // Split-midpoint time stepping (manual eqs. 1.5-1.7) dispatched on the body kind: pseudo-rigid
-// bodies go to pseudo_rigid_integrator.cc; rigid and obstacle bodies use the
-// rotation schemes RIG_POS/RIG_NEG/RIG_IMP of Koziara & Bicanic, IJNME 81(9), 2009.
+// bodies go to pseudo_rigid_integrator.cc, finite-element bodies to fe_integrator.cc; rigid
+// and obstacle bodies use the rotation schemes RIG_POS/RIG_NEG/RIG_IMP of Koziara & Bicanic,
+// IJNME 81(9), 2009.
 //
 // Every scheme moves the body by
 //   Lambda(t+h/2) = Lambda(t) exp[(h/2) Omega(t)],      x(t+h/2) = x(t) + (h/2) v(t),
@@ -39,6 +40,7 @@
 #include "base/errors.h"
 #include "base/math.h"
 #include "body/rigid_body.h"
+#include "integration/fe_integrator.h"
 #include "integration/pseudo_rigid_integrator.h"
 #include "integration/rigid_rotation.h"
 
@@ -83,10 +85,12 @@ void HalfStep(RigidBody& b, const Vec3& W, const Vec3& v, double h) {
 
 void CheckStep(const body::Body& b, double h) {
   if (auto* p = dynamic_cast<const PseudoRigidBody*>(&b)) CheckPseudoRigidStep(*p, h);
+  if (auto* f = dynamic_cast<const body::FeBody*>(&b)) CheckFeStep(*f, h);
 }
 
 void BeginStep(body::Body& b, double t, double h) {
   if (auto* p = dynamic_cast<PseudoRigidBody*>(&b)) return BeginPseudoRigidStep(*p, t, h);
+  if (auto* f = dynamic_cast<body::FeBody*>(&b)) return BeginFeStep(*f, t, h);
   RigidBody& r = AsRigid(b);
   r.step_state().u0 = r.u();
   HalfStep(r, r.angular_velocity(), r.linear_velocity(), h);
@@ -96,6 +100,7 @@ void BeginStep(body::Body& b, double t, double h) {
 void FreeVelocity(body::Body& b, double t, double h, const Vec3& gravity) {
   if (auto* p = dynamic_cast<PseudoRigidBody*>(&b))
     return PseudoRigidFreeVelocity(*p, t, h, gravity);
+  if (auto* f = dynamic_cast<body::FeBody*>(&b)) return FeFreeVelocity(*f, t, h, gravity);
   RigidBody& r = AsRigid(b);
   RigidBody::StepState& s = r.step_state();
   r.impulse().setZero(RigidBody::kNumDofs);
@@ -132,6 +137,7 @@ void FreeVelocity(body::Body& b, double t, double h, const Vec3& gravity) {
 
 void EndStep(body::Body& b, double t, double h) {
   if (auto* p = dynamic_cast<PseudoRigidBody*>(&b)) return EndPseudoRigidStep(*p, t, h);
+  if (auto* f = dynamic_cast<body::FeBody*>(&b)) return EndFeStep(*f, t, h);
   RigidBody& r = AsRigid(b);
   RigidBody::StepState& s = r.step_state();
   if (r.is_obstacle()) {

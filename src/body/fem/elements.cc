@@ -1,0 +1,154 @@
+// First-order isoparametric element kernels: shape functions, Gauss rules, inverse map.
+#include "body/fem/elements.h"
+
+#include <algorithm>
+#include <cmath>
+
+#include <Eigen/LU>
+
+namespace solfec::body::fem {
+
+namespace {
+
+// HEX8 corner signs in manual order: bottom 0-1-2-3 counter-clockwise, top 4-5-6-7.
+constexpr double kHexSign[8][3] = {{-1, -1, -1}, {1, -1, -1}, {1, 1, -1}, {-1, 1, -1},
+                                   {-1, -1, 1},  {1, -1, 1},  {1, 1, 1},  {-1, 1, 1}};
+
+void HexFunctions(const Vec3& xi, VecX& N, MatX3& dN) {
+  N.resize(8);
+  dN.resize(8, 3);
+  for (int a = 0; a < 8; ++a) {
+    const double f0 = 1 + kHexSign[a][0] * xi[0], f1 = 1 + kHexSign[a][1] * xi[1],
+                 f2 = 1 + kHexSign[a][2] * xi[2];
+    N[a] = f0 * f1 * f2 / 8;
+    dN(a, 0) = kHexSign[a][0] * f1 * f2 / 8;
+    dN(a, 1) = kHexSign[a][1] * f0 * f2 / 8;
+    dN(a, 2) = kHexSign[a][2] * f0 * f1 / 8;
+  }
+}
+
+// Pyramid as a hexahedron whose top face collapses into the apex (node 4).
+void PyramidFunctions(const Vec3& xi, VecX& N, MatX3& dN) {
+  VecX Nh;
+  MatX3 dNh;
+  HexFunctions(xi, Nh, dNh);
+  N.resize(5);
+  dN.resize(5, 3);
+  N.head<4>() = Nh.head<4>();
+  dN.topRows<4>() = dNh.topRows<4>();
+  N[4] = Nh.tail<4>().sum();
+  dN.row(4) = dNh.bottomRows<4>().colwise().sum();
+}
+
+void WedgeFunctions(const Vec3& xi, VecX& N, MatX3& dN) {
+  const double L[3] = {1 - xi[0] - xi[1], xi[0], xi[1]};
+  const double dLr[3] = {-1, 1, 0}, dLs[3] = {-1, 0, 1};
+  const double z[2] = {(1 - xi[2]) / 2, (1 + xi[2]) / 2}, dz[2] = {-0.5, 0.5};
+  N.resize(6);
+  dN.resize(6, 3);
+  for (int k = 0; k < 2; ++k)
+    for (int a = 0; a < 3; ++a) {
+      const int i = 3 * k + a;
+      N[i] = L[a] * z[k];
+      dN(i, 0) = dLr[a] * z[k];
+      dN(i, 1) = dLs[a] * z[k];
+      dN(i, 2) = L[a] * dz[k];
+    }
+}
+
+void TetFunctions(const Vec3& xi, VecX& N, MatX3& dN) {
+  N.resize(4);
+  N << 1 - xi.sum(), xi[0], xi[1], xi[2];
+  dN.resize(4, 3);
+  dN << -1, -1, -1, 1, 0, 0, 0, 1, 0, 0, 0, 1;
+}
+
+std::vector<GaussPoint> CubeRule() {
+  const double g = 1.0 / std::sqrt(3.0);
+  std::vector<GaussPoint> r;
+  for (int k = 0; k < 8; ++k)
+    r.push_back({Vec3(kHexSign[k][0] * g, kHexSign[k][1] * g, kHexSign[k][2] * g), 1.0});
+  return r;
+}
+
+std::vector<GaussPoint> WedgeRule() {
+  const double g = 1.0 / std::sqrt(3.0);
+  const double tri[3][2] = {{1.0 / 6, 1.0 / 6}, {2.0 / 3, 1.0 / 6}, {1.0 / 6, 2.0 / 3}};
+  std::vector<GaussPoint> r;
+  for (double z : {-g, g})
+    for (const auto& p : tri) r.push_back({Vec3(p[0], p[1], z), 1.0 / 6});
+  return r;
+}
+
+}  // namespace
+
+void ShapeFunctions(int num_nodes, const Vec3& xi, VecX& N, MatX3& dN) {
+  switch (num_nodes) {
+    case 4: return TetFunctions(xi, N, dN);
+    case 5: return PyramidFunctions(xi, N, dN);
+    case 6: return WedgeFunctions(xi, N, dN);
+    default: return HexFunctions(xi, N, dN);
+  }
+}
+
+const std::vector<GaussPoint>& GaussRule(int num_nodes) {
+  static const std::vector<GaussPoint> kTet = {{Vec3(0.25, 0.25, 0.25), 1.0 / 6}};
+  static const std::vector<GaussPoint> kWedge = WedgeRule();
+  static const std::vector<GaussPoint> kCube = CubeRule();
+  switch (num_nodes) {
+    case 4: return kTet;
+    case 6: return kWedge;
+    default: return kCube;
+  }
+}
+
+Vec3 NaturalCentre(int num_nodes) {
+  switch (num_nodes) {
+    case 4: return Vec3(0.25, 0.25, 0.25);
+    case 5: return Vec3(0, 0, -0.5);
+    case 6: return Vec3(1.0 / 3, 1.0 / 3, 0);
+    default: return Vec3::Zero();
+  }
+}
+
+double OutsideMeasure(int num_nodes, const Vec3& xi) {
+  switch (num_nodes) {
+    case 4: {
+      const double m = std::min({1 - xi.sum(), xi[0], xi[1], xi[2]});
+      return std::max(0.0, -m);
+    }
+    case 6: {
+      const double m = std::min({1 - xi[0] - xi[1], xi[0], xi[1]});
+      return std::max({0.0, -m, std::abs(xi[2]) - 1});
+    }
+    case 5: {
+      // Collapsed cube: the base square shrinks to the apex as zeta -> 1.
+      const double s = std::max(0.5 * (1 - xi[2]), 1e-12);
+      const double a = std::max(std::abs(xi[0]), std::abs(xi[1])) * s;
+      return std::max({0.0, std::abs(xi[2]) - 1, a - s});
+    }
+    default:
+      return std::max(0.0, xi.cwiseAbs().maxCoeff() - 1);
+  }
+}
+
+bool InverseMap(int num_nodes, const Mat3X& nodes, const Vec3& x, Vec3& xi) {
+  xi = NaturalCentre(num_nodes);
+  VecX N;
+  MatX3 dN;
+  const double scale = (nodes.rowwise().maxCoeff() - nodes.rowwise().minCoeff()).norm();
+  for (int it = 0; it < 30; ++it) {
+    ShapeFunctions(num_nodes, xi, N, dN);
+    const Vec3 r = nodes * N - x;
+    const Mat3 J = nodes * dN;
+    Eigen::PartialPivLU<Mat3> lu(J);
+    if (!(std::abs(J.determinant()) > 1e-300)) return false;
+    const Vec3 d = lu.solve(r);
+    xi -= d;
+    if (!xi.allFinite() || xi.cwiseAbs().maxCoeff() > 1e3) return false;
+    if (r.norm() <= 1e-14 * scale || d.norm() < 1e-13) return true;
+  }
+  return true;  // best effort: a Newton limit cycle near a distorted element's edge
+}
+
+}  // namespace solfec::body::fem

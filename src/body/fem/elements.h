@@ -1,0 +1,37 @@
+// First-order isoparametric elements (TET4, PYR5, WED6, HEX8): shape functions, natural
+// derivatives, Gauss rules, the inverse isoparametric map and an "outside" measure.
+#pragma once
+
+#include <vector>
+
+#include "base/types.h"
+
+namespace solfec::body::fem {
+
+// Node orderings follow geometry::MeshElement (manual Figure 4.1). Natural coordinates:
+// TET4 r, s, t >= 0, r + s + t <= 1 (N = 1-r-s-t, r, s, t); WED6 triangle (r, s) x t in
+// [-1, 1]; HEX8 and PYR5 (collapsed hexahedron, apex at zeta = 1) xi in [-1, 1]^3.
+struct GaussPoint {
+  Vec3 xi;
+  double weight;
+};
+
+// Shape function values N (size num_nodes) and natural derivatives dN (num_nodes x 3).
+void ShapeFunctions(int num_nodes, const Vec3& xi, VecX& N, MatX3& dN);
+
+// Gauss rule exact for the element mass of an undistorted element: TET4 1 point (constant
+// strain), WED6 1x2 (triangle centroid x 2-point line) -> 3x2, HEX8 2x2x2, PYR5 2x2x2 on the
+// collapsed cube.
+const std::vector<GaussPoint>& GaussRule(int num_nodes);
+
+// Natural coordinates of the element centre (the Newton start).
+Vec3 NaturalCentre(int num_nodes);
+
+// Distance-like measure of how far xi lies outside the reference element (0 inside).
+double OutsideMeasure(int num_nodes, const Vec3& xi);
+
+// Solves x(xi) = sum N_a(xi) x_a for xi by Newton (nodes = 3 x num_nodes); returns false when
+// the Jacobian is singular or Newton does not converge in 30 iterations.
+bool InverseMap(int num_nodes, const Mat3X& nodes, const Vec3& x, Vec3& xi);
+
+}  // namespace solfec::body::fem

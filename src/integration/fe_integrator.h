@@ -1,0 +1,30 @@
+// Time stepping of finite-element bodies: DEF_EXP (explicit, lumped mass) and DEF_LIM
+// (linearly implicit, default) in the split-midpoint form BeginStep / FreeVelocity / EndStep.
+#pragma once
+
+#include "base/types.h"
+#include "body/fem/fe_body.h"
+
+namespace solfec::integration {
+
+// Throws InputError for a scheme other than DEFAULT/DEF_EXP/DEF_LIM, and for DEF_EXP when
+// h exceeds FeCriticalStep at the current configuration. Changes nothing.
+void CheckFeStep(const body::FeBody& b, double h);
+
+// CheckFeStep, then q(t+h/2) = q(t) + h/2 u(t); updates the current shape.
+void BeginFeStep(body::FeBody& b, double t, double h);
+
+// f = f_ext(t+h/2) + f_int(q(t+h/2)) - damping K u(t);
+// DEF_EXP: u_free = u + h M^-1 f (lumped M);
+// DEF_LIM (and DEFAULT): A = M + (damping h/2 + h^2/4) K(q(t+h/2)) factorized once (sparse
+//   LDL^T), u_free = u + h A^-1 f; A is the body's inertia operator for the local dynamics.
+void FeFreeVelocity(body::FeBody& b, double t, double h, const Vec3& gravity);
+
+// u(t+h) = u_free + A^-1 impulse, q(t+h) = q(t+h/2) + h/2 u(t+h); external work; shape.
+void EndFeStep(body::FeBody& b, double t, double h);
+
+// Explicit stability limit 2/w (sqrt(1 + xi^2) - xi), xi = damping w / 2, with the element
+// bound w^2 = FeBody::MaxFrequencySquared(). Infinity when K vanishes.
+double FeCriticalStep(const body::FeBody& b);
+
+}  // namespace solfec::integration

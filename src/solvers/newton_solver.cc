@@ -1,0 +1,306 @@
+// NEWTON_SOLVER: semismooth Newton on the Alart-Curnier function with GMRES and a
+// nonmonotone line search (manual 4.1.11); Gauss-Seidel fallback.
+#include "solvers/newton_solver.h"
+
+#include <algorithm>
+#include <cmath>
+#include <deque>
+#include <string>
+
+#include "base/errors.h"
+#include "solvers/gauss_seidel_solver.h"
+#include "solvers/merit.h"
+
+namespace solfec::solvers {
+
+namespace {
+
+constexpr int kMaxCycles = 10;         // GMRES restarts per Newton step
+constexpr double kArmijo = 1e-4;       // sufficient decrease of the line search
+constexpr double kMinStep = 1e-10;     // smallest line search step before 'no progress'
+constexpr int kMaxCohesionPasses = 8;  // re-solves after cohesive bonds break
+
+void Fail(const char* arg, const std::string& what) {
+  throw InputError(std::string("NEWTON_SOLVER: ") + what + " (argument '" + arg + "')");
+}
+
+Vec3 Get(const VecX& x, int a) { return x.segment<3>(3 * a); }
+
+}  // namespace
+
+void NewtonOptions::Validate() const {
+  if (!(meritval > 0.0)) Fail("meritval", "must be > 0; use e.g. 1e-8");
+  if (maxiter < 1) Fail("maxiter", "must be >= 1");
+  if (linminiter < 0) Fail("linminiter", "must be >= 0");
+  if (linmaxiter < 1) Fail("linmaxiter", "must be >= 1; use e.g. 10");
+  if (!(resdec > 0.0 && resdec < 1.0)) Fail("epsilon", "must lie in (0, 1); use e.g. 0.25");
+  if (!(delta >= 0.0) || !std::isfinite(delta)) Fail("delta", "must be >= 0");
+  if (nonmonlength < 1) Fail("nonmonlength", "must be >= 1");
+}
+
+NewtonSolver::NewtonSolver(const NewtonOptions& options) { set_options(options); }
+
+void NewtonSolver::set_options(const NewtonOptions& options) {
+  options.Validate();
+  options_ = options;
+}
+
+void NewtonSolver::MultiplyW(const BlockProblem& p, const std::vector<Vec3>& x,
+                             std::vector<Vec3>& y) const {
+  const int n = p.size();
+  y.assign(n, Vec3::Zero());
+  for (int a = 0; a < n; ++a)
+    for (int k = p.row_ptr[a]; k < p.row_ptr[a + 1]; ++k) y[a].noalias() += p.W[k] * x[p.col[k]];
+}
+
+double NewtonSolver::Residual(const BlockProblem& p, const std::vector<Vec3>& R, bool jacobian) {
+  const int n = p.size();
+  MultiplyW(p, R, U_);
+  double phi = 0.0;
+  for (int a = 0; a < n; ++a) {
+    const Law& law = p.laws[a];
+    const Vec3 U = U_[a] + p.B[a];
+    Vec3 C = Vec3::Zero();
+    Mat3 Dr = Mat3::Zero(), Du = Mat3::Zero();
+    switch (law.kind) {
+      case LawKind::kEquality:
+        C = U - law.target;
+        Du.setIdentity();
+        break;
+      case LawKind::kNormalEquality:
+        C = Vec3(R[a].x(), R[a].y(), U.z() - law.target.z());
+        Dr(0, 0) = Dr(1, 1) = 1.0;
+        Du(2, 2) = 1.0;
+        break;
+      case LawKind::kSignoriniCoulomb: {
+        const double rho = rho_[a], mu = law.friction;
+        Vec3 Rs = R[a];
+        if (law.cohesive) Rs.z() += law.cohesion;
+        Vec3 Ub = U;
+        Ub.z() += law.restitution * std::min(0.0, law.UN_prev);
+        // Normal part: C_N = R_N - max(0, R_N - rho U_N).
+        const double sN = Rs.z() - rho * Ub.z();
+        if (sN > 0.0) {
+          C.z() = rho * Ub.z();
+          Du(2, 2) = rho;
+        } else {
+          C.z() = Rs.z();
+          Dr(2, 2) = 1.0;
+        }
+        // Tangential part: C_T = R_T - proj_{disk(mu max(0, sN))}(R_T - rho U_T).
+        const double r = mu * std::max(0.0, sN);
+        const Eigen::Vector2d z(Rs.x() - rho * Ub.x(), Rs.y() - rho * Ub.y());
+        const double nz = z.norm();
+        if (nz <= r) {
+          C.x() = rho * Ub.x();
+          C.y() = rho * Ub.y();
+          Du(0, 0) = Du(1, 1) = rho;
+        } else {
+          const Eigen::Vector2d t = z / nz;
+          C.x() = Rs.x() - r * t.x();
+          C.y() = Rs.y() - r * t.y();
+          const Eigen::Matrix2d K = (r / nz) * (Eigen::Matrix2d::Identity() - t * t.transpose());
+          Dr.topLeftCorner<2, 2>() = Eigen::Matrix2d::Identity() - K;
+          Du.topLeftCorner<2, 2>() = rho * K;
+          if (r > 0.0) {
+            Dr.block<2, 1>(0, 2) = -mu * t;
+            Du.block<2, 1>(0, 2) = mu * rho * t;
+          }
+        }
+        break;
+      }
+    }
+    C_[a] = C;
+    phi += C.squaredNorm();
+    if (!jacobian) continue;
+    Dr_[a] = Dr;
+    Du_[a] = Du;
+    const Mat3 J = Dr + Du * p.W[p.row_ptr[a]] + options_.delta * Mat3::Identity();
+    bool ok = false;
+    Mat3 inv;
+    J.computeInverseWithCheck(inv, ok, 1e-14 * std::max(1.0, J.cwiseAbs().maxCoeff()));
+    M_[a] = ok ? inv : Mat3::Identity();
+  }
+  return 0.5 * phi;
+}
+
+void NewtonSolver::MultiplyJ(const BlockProblem& p, const VecX& x, VecX& y) {
+  const int n = p.size();
+  work_.resize(n);
+  for (int a = 0; a < n; ++a) work_[a] = Get(x, a);
+  MultiplyW(p, work_, work2_);
+  y.resize(3 * n);
+  for (int a = 0; a < n; ++a)
+    y.segment<3>(3 * a) = Dr_[a] * work_[a] + Du_[a] * work2_[a] + options_.delta * work_[a];
+}
+
+void NewtonSolver::Precondition(const VecX& x, VecX& y) const {
+  y.resize(x.size());
+  for (size_t a = 0; a < M_.size(); ++a) y.segment<3>(3 * a) = M_[a] * Get(x, a);
+}
+
+int NewtonSolver::Gmres(const BlockProblem& p, VecX& dR) {
+  const int n = 3 * p.size(), m = options_.linmaxiter;
+  VecX rhs(n);
+  for (int a = 0; a < p.size(); ++a) rhs.segment<3>(3 * a) = -C_[a];
+  const double rnorm0 = rhs.norm();
+  dR.setZero(n);
+  if (rnorm0 == 0.0) return 0;
+  const double tol = options_.resdec * rnorm0;
+  MatX V(n, m + 1), H = MatX::Zero(m + 1, m);
+  VecX g(m + 1), cs(m), sn(m), w, z, r;
+  int total = 0;
+  for (int cycle = 0; cycle < kMaxCycles; ++cycle) {
+    MultiplyJ(p, dR, r);
+    r = rhs - r;
+    double beta = r.norm();
+    if (beta <= tol && total >= options_.linminiter) break;
+    if (beta <= 1e-15 * rnorm0) break;
+    V.col(0) = r / beta;
+    g.setZero();
+    g(0) = beta;
+    H.setZero();
+    int k = 0;
+    for (; k < m; ++k) {
+      Precondition(V.col(k), z);
+      MultiplyJ(p, z, w);
+      for (int i = 0; i <= k; ++i) {  // modified Gram-Schmidt
+        H(i, k) = V.col(i).dot(w);
+        w -= H(i, k) * V.col(i);
+      }
+      H(k + 1, k) = w.norm();
+      if (H(k + 1, k) > 0.0) V.col(k + 1) = w / H(k + 1, k);
+      for (int i = 0; i < k; ++i) {  // apply the earlier Givens rotations
+        const double t = cs(i) * H(i, k) + sn(i) * H(i + 1, k);
+        H(i + 1, k) = -sn(i) * H(i, k) + cs(i) * H(i + 1, k);
+        H(i, k) = t;
+      }
+      const double den = std::hypot(H(k, k), H(k + 1, k));
+      cs(k) = den > 0.0 ? H(k, k) / den : 1.0;
+      sn(k) = den > 0.0 ? H(k + 1, k) / den : 0.0;
+      H(k, k) = den;
+      H(k + 1, k) = 0.0;
+      g(k + 1) = -sn(k) * g(k);
+      g(k) = cs(k) * g(k);
+      ++total;
+      const double res = std::abs(g(k + 1));
+      if (res <= 1e-15 * rnorm0 || (res <= tol && total >= options_.linminiter) ||
+          den == 0.0) {
+        ++k;
+        break;
+      }
+    }
+    // y = H^-1 g on the k x k triangle; dR += M^-1 V y.
+    VecX y = g.head(k);
+    for (int i = k - 1; i >= 0; --i) {
+      for (int j = i + 1; j < k; ++j) y(i) -= H(i, j) * y(j);
+      y(i) = H(i, i) != 0.0 ? y(i) / H(i, i) : 0.0;
+    }
+    Precondition(V.leftCols(k) * y, z);
+    dR += z;
+    const double res = std::abs(g(k));
+    if (res <= 1e-15 * rnorm0 || (res <= tol && total >= options_.linminiter)) break;
+  }
+  return total;
+}
+
+SolverStats NewtonSolver::Solve(BlockProblem& problem) {
+  problem.Validate("NEWTON_SOLVER");
+  const int n = problem.size();
+  for (int a = 0; a < n; ++a)
+    if (problem.laws[a].kind == LawKind::kSignoriniCoulomb && problem.laws[a].spring_dashpot)
+      throw InputError("NEWTON_SOLVER: a contact has SURFACE_MATERIAL model 'SPRING_DASHPOT' "
+                       "(argument 'solver'); use PENALTY_SOLVER or model 'SIGNORINI_COULOMB'");
+  if (static_cast<int>(problem.R.size()) != n) problem.R.assign(n, Vec3::Zero());
+  fell_back_ = false;
+  linear_iters_ = 0;
+  SolverStats stats;
+  InvertDiagonalBlocks(problem, W_inv_);
+  const double denominator = MeritDenominator(problem.B, W_inv_);
+  rho_.assign(n, 1.0);
+  for (int a = 0; a < n; ++a) {
+    const double tr = problem.W[problem.row_ptr[a]].trace();
+    rho_[a] = tr > 0.0 ? 3.0 / tr : 1.0;
+  }
+  C_.resize(n);
+  Dr_.resize(n);
+  Du_.resize(n);
+  M_.resize(n);
+  std::vector<Vec3> trial(n);
+  VecX dR;
+  bool no_progress = false;
+  for (int pass = 0; pass < kMaxCohesionPasses; ++pass) {
+    double merit = ComputeMerit(problem, W_inv_, denominator);
+    double phi = Residual(problem, problem.R, true);
+    std::deque<double> memory{phi};
+    no_progress = false;
+    while (merit > options_.meritval && stats.iters < options_.maxiter) {
+      linear_iters_ += Gmres(problem, dR);
+      const double ref = *std::max_element(memory.begin(), memory.end());
+      double alpha = 1.0, phi_new = 0.0;
+      for (;;) {
+        for (int a = 0; a < n; ++a) trial[a] = problem.R[a] + alpha * Get(dR, a);
+        phi_new = Residual(problem, trial, false);
+        if (std::isfinite(phi_new) && phi_new <= ref - kArmijo * alpha * 2.0 * phi) break;
+        alpha *= 0.5;
+        if (alpha < kMinStep) break;
+      }
+      if (alpha < kMinStep) {
+        no_progress = true;
+        break;
+      }
+      problem.R.swap(trial);
+      ++stats.iters;
+      merit = ComputeMerit(problem, W_inv_, denominator);
+      stats.merhist.push_back(merit);
+      phi = Residual(problem, problem.R, true);
+      memory.push_back(phi);
+      if (static_cast<int>(memory.size()) > options_.nonmonlength) memory.pop_front();
+    }
+    stats.merit = merit;
+    // Cohesive contacts separating at R_N = -cohesion break; solve again without them.
+    bool broken = false;
+    for (int a = 0; a < n; ++a) {
+      Law& law = problem.laws[a];
+      if (law.kind != LawKind::kSignoriniCoulomb || !law.cohesive) continue;
+      if (problem.R[a].z() + law.cohesion <= 1e-12 * std::max(1.0, law.cohesion)) {
+        law.cohesive = false;
+        broken = true;
+      }
+    }
+    if (!broken || no_progress || stats.iters >= options_.maxiter) break;
+  }
+  stats.merit = ComputeMerit(problem, W_inv_, denominator);
+  stats.converged = stats.merit <= options_.meritval;
+  stats.error = stats.converged ? "OK" : "DIVERGED";
+  stats.row_merit = problem.merit;
+  if (!stats.converged) {
+    stats.message = std::string("NEWTON_SOLVER: ") +
+                    (no_progress ? "no progress in the line search" : "no convergence") +
+                    " after " + std::to_string(stats.iters) + " iterations (merit " +
+                    std::to_string(stats.merit) + ")";
+    if (options_.gsflag) {
+      GaussSeidelOptions o;
+      o.meritval = options_.meritval;
+      o.epsilon = 1e-12;
+      o.maxiter = std::max(options_.maxiter, 1000);  // GS default at least
+      GaussSeidelSolver gs(o);
+      const SolverStats g = gs.Solve(problem);
+      fell_back_ = true;
+      stats.iters += g.iters;
+      stats.merit = g.merit;
+      stats.converged = g.converged;
+      stats.error = g.error;
+      stats.relative_error = g.relative_error;
+      stats.rerhist = g.rerhist;
+      stats.merhist.insert(stats.merhist.end(), g.merhist.begin(), g.merhist.end());
+      stats.row_merit = g.row_merit;
+      stats.message += "; continued by GAUSS_SEIDEL_SOLVER (gsflag 'ON'): " + g.error;
+    }
+  }
+  problem.ComputeU();
+  last_stats_ = stats;
+  return stats;
+}
+
+}  // namespace solfec::solvers

@@ -1,0 +1,67 @@
+// NEWTON_SOLVER: a semismooth Newton method on the Alart-Curnier form of the local dynamics
+// (manual 4.1.11, chapter 9) with restarted GMRES steps, a nonmonotone line search and the
+// merit g(R) of chapter 8 as termination test; falls back to Gauss-Seidel on failure.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "base/types.h"
+#include "solvers/block_problem.h"
+#include "solvers/constraint_solver.h"
+
+namespace solfec::solvers {
+
+// Arguments of NEWTON_SOLVER (manual 4.1.11 / Solfec-1.0 names).
+struct NewtonOptions {
+  double meritval = 1e-8;  // merit g(R) (eq. 8.1) sufficient for termination
+  int maxiter = 1000;      // Newton iteration limit
+  int linminiter = 5;      // GMRES iterations done at least per Newton step (if not exact)
+  int linmaxiter = 10;     // GMRES restart length (Krylov dimension of one cycle)
+  double resdec = 0.25;    // linear residual decrease |J dR + C| <= resdec |C| (forcing term)
+  double delta = 0.0;      // regularisation: J + delta I
+  int nonmonlength = 5;    // memory of the nonmonotone line search
+  bool gsflag = true;      // on failure continue by Gauss-Seidel from the Newton iterate
+  // Throws InputError naming NEWTON_SOLVER and the offending argument.
+  void Validate() const;
+};
+
+class NewtonSolver final : public ConstraintSolver {
+ public:
+  explicit NewtonSolver(const NewtonOptions& options = {});
+
+  // Newton iterations on C(R) = 0 (per contact the Alart-Curnier function with
+  // rho_a = 3 / trace(W_aa); equality rows linear) until g(R) <= meritval. On maxiter or a
+  // failed line search stats.error = 'DIVERGED'; with gsflag, Gauss-Seidel (meritval the
+  // same, epsilon 1e-12) continues from the Newton iterate and its outcome is reported,
+  // fell_back() is set and stats.message says so. Rows with law.spring_dashpot throw
+  // InputError (only PENALTY_SOLVER handles them).
+  SolverStats Solve(BlockProblem& problem) override;
+  const char* name() const override { return "NEWTON_SOLVER"; }
+
+  const NewtonOptions& options() const { return options_; }
+  void set_options(const NewtonOptions& options);
+  const SolverStats& last_stats() const { return last_stats_; }
+  bool fell_back() const { return fell_back_; }
+  int linear_iters() const { return linear_iters_; }  // GMRES iterations of the last Solve
+
+ private:
+  // Residual C(R) into C_ (U_ = B + W R must be current) and, if jacobian, the blocks
+  // Dr_, Du_ of its generalised Jacobian dC = Dr dR + Du dU and the preconditioner.
+  double Residual(const BlockProblem& p, const std::vector<Vec3>& R, bool jacobian);
+  void MultiplyW(const BlockProblem& p, const std::vector<Vec3>& x, std::vector<Vec3>& y) const;
+  void MultiplyJ(const BlockProblem& p, const VecX& x, VecX& y);  // y = (J + delta I) x
+  void Precondition(const VecX& x, VecX& y) const;                // y = M^-1 x
+  // Solves J dR = -C by right-preconditioned restarted GMRES; returns iterations.
+  int Gmres(const BlockProblem& p, VecX& dR);
+
+  NewtonOptions options_;
+  SolverStats last_stats_;
+  bool fell_back_ = false;
+  int linear_iters_ = 0;
+  std::vector<double> rho_;
+  std::vector<Vec3> U_, C_, Ushift_, work_, work2_;
+  std::vector<Mat3> Dr_, Du_, M_, W_inv_;
+};
+
+}  // namespace solfec::solvers
