@@ -24,8 +24,8 @@ class SOLFEC:
         r = "SOLFEC"
         A.choice(analysis, r, "analysis", ("DYNAMIC", "QUASI_STATIC"))
         if analysis == "QUASI_STATIC":
-            raise ValueError("SOLFEC: 'QUASI_STATIC' analysis needs deformable bodies, which are "
-                             "not available in this version; use 'DYNAMIC'")
+            raise ValueError("SOLFEC: 'QUASI_STATIC' analysis is not available in this version "
+                             "(argument 'analysis'); use 'DYNAMIC'")
         h = A.positive(step, r, "step")
         out = A.string(output, r, "output")
         if _state.options["subdir"]:
