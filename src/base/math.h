@@ -3,6 +3,9 @@
 
 #include <cmath>
 
+#include <Eigen/Cholesky>
+#include <Eigen/SVD>
+
 #include "base/types.h"
 
 namespace solfec {
@@ -37,6 +40,20 @@ inline Mat3 BaseFromNormal(const Vec3& n) {
   base.col(1) = t2;
   base.col(2) = n;
   return base;
+}
+
+// True if the symmetric matrix J is positive definite (its Cholesky factorization exists).
+inline bool IsPositiveDefinite(const Mat3& J) {
+  return Eigen::LLT<Mat3>(J).info() == Eigen::Success;
+}
+
+// Rotation R of the polar decomposition F = R U (SVD based; a proper rotation, det R = 1).
+inline Mat3 PolarRotation(const Mat3& F) {
+  Eigen::JacobiSVD<Mat3> svd(F, Eigen::ComputeFullU | Eigen::ComputeFullV);
+  Mat3 U = svd.matrixU();
+  const Mat3 V = svd.matrixV();
+  if ((U * V.transpose()).determinant() < 0.0) U.col(2) *= -1.0;
+  return U * V.transpose();
 }
 
 constexpr double kPi = 3.14159265358979323846;

@@ -33,16 +33,7 @@ geometry::Shape PseudoRigidShape(geometry::Shape shape, const std::string& label
   return shape;
 }
 
-bool IsPositiveDefinite(const Mat3& J) { return Eigen::LLT<Mat3>(J).info() == Eigen::Success; }
 
-// Rotation of the polar decomposition F = R U (for convected load directions).
-Mat3 PolarRotation(const Mat3& F) {
-  Eigen::JacobiSVD<Mat3> svd(F, Eigen::ComputeFullU | Eigen::ComputeFullV);
-  Mat3 U = svd.matrixU();
-  const Mat3 V = svd.matrixV();
-  if ((U * V.transpose()).determinant() < 0.0) U.col(2) *= -1.0;
-  return U * V.transpose();
-}
 
 }  // namespace
 

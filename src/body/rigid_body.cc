@@ -30,10 +30,6 @@ geometry::Shape MeshesToConvexes(geometry::Shape shape) {
 }
 
 // Positive definiteness of a symmetric 3x3 tensor.
-bool IsPositiveDefinite(const Mat3& J) {
-  Eigen::LLT<Mat3> llt(J);
-  return llt.info() == Eigen::Success;
-}
 
 }  // namespace
 

@@ -11,6 +11,7 @@
 #include <Eigen/SVD>
 
 #include "base/errors.h"
+#include "base/math.h"
 #include "body/fem/elements.h"
 
 namespace solfec::body {
@@ -33,14 +34,6 @@ geometry::Shape MeshConvexes(const geometry::Shape& shape, const std::string& la
   return s;
 }
 
-// Rotation of the polar decomposition F = R U (for convected load directions).
-Mat3 PolarRotation(const Mat3& F) {
-  Eigen::JacobiSVD<Mat3> svd(F, Eigen::ComputeFullU | Eigen::ComputeFullV);
-  Mat3 U = svd.matrixU();
-  const Mat3 V = svd.matrixV();
-  if ((U * V.transpose()).determinant() < 0.0) U.col(2) *= -1.0;
-  return U * V.transpose();
-}
 
 }  // namespace
 
