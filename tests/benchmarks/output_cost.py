@@ -17,36 +17,14 @@ sys.path.insert(0, os.path.join(os.environ.get("SOLFEC_BUILD_DIR", os.path.join(
 
 import solfec as S  # noqa: E402
 
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "box_of_cubes"))
+from solfec_scene import build_scene  # noqa: E402
+
 
 def box_of_cubes(n, out, compression):
-    """The model of examples/box-of-cubes/cubes.py with OUTPUT every 10 steps."""
-    a, gap = 0.1, 0.02
-    pitch = a + gap
-    inner, wall = n * pitch + gap, 0.05
-
-    def block(x0, y0, z0, x1, y1, z1):
-        return S.HULL([x0, y0, z0, x1, y0, z0, x1, y1, z0, x0, y1, z0,
-                       x0, y0, z1, x1, y0, z1, x1, y1, z1, x0, y1, z1], 1, 1)
-    sol = S.SOLFEC("DYNAMIC", 5e-3, out)
-    sol.verbose = "OFF"
-    bulk = S.BULK_MATERIAL(sol, model="KIRCHHOFF", young=1e9, poisson=0.25, density=2e3)
-    S.SURFACE_MATERIAL(sol, model="SIGNORINI_COULOMB", friction=0.3, restitution=0.0)
-    S.GRAVITY(sol, (0, 0, -9.81))
-    height = n * pitch * 1.5
-    walls = [block(-wall, -wall, -wall, inner + wall, inner + wall, 0),
-             block(-wall, -wall, 0, 0, inner + wall, height),
-             block(inner, -wall, 0, inner + wall, inner + wall, height),
-             block(0, -wall, 0, inner, 0, height),
-             block(0, inner, 0, inner, inner + wall, height)]
-    S.BODY(sol, "OBSTACLE", walls, bulk, label="box")
-    for i in range(n):
-        for j in range(n):
-            for k in range(n):
-                x, y, z = gap + i * pitch, gap + j * pitch, gap + k * pitch
-                cube = block(x, y, z, x + a, y + a, z + a)
-                S.ROTATE(cube, (x + a / 2, y + a / 2, z + a / 2), (1, 1, 0),
-                         5.0 * ((i + j + k) % 3))
-                S.BODY(sol, "RIGID", cube, bulk, label="cube-%d-%d-%d" % (i, j, k))
+    """The model of examples/box-of-cubes/cubes.py (built by the Siconos-comparison bench's
+    build_scene) with OUTPUT every 10 steps."""
+    sol, _ = build_scene(S, n, 5e-3, out)
     S.OUTPUT(sol, 10 * 5e-3, compression)
     return sol
 
