@@ -31,3 +31,17 @@ def run_solfec(tmp_path):
         return subprocess.run(cmd, cwd=tmp_path, capture_output=True, text=True,
                               timeout=timeout)
     return run
+
+
+def pytest_configure(config):
+    config.addinivalue_line("markers", "slow: long validation case; skipped unless "
+                            "SOLFEC_SLOW=1 (run them with tests/benchmarks or by hand)")
+
+
+def pytest_collection_modifyitems(config, items):
+    if os.environ.get("SOLFEC_SLOW") == "1":
+        return
+    skip = pytest.mark.skip(reason="slow validation case: set SOLFEC_SLOW=1 to run it")
+    for item in items:
+        if "slow" in item.keywords:
+            item.add_marker(skip)
