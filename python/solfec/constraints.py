@@ -1,13 +1,15 @@
 """User constraints (manual 4.1.13) and the CONSTRAINT object: FIX_POINT, FIX_DIRECTION,
-SET_DISPLACEMENT, SET_VELOCITY, SET_ACCELERATION, PUT_RIGID_LINK."""
+SET_DISPLACEMENT, SET_VELOCITY, SET_ACCELERATION, PUT_RIGID_LINK, PUT_SPRING."""
 
+import inspect
 import math
+import numbers
 
 from . import _args as A
 from .model import BODY, TIME_SERIES
 
 __all__ = ["CONSTRAINT", "FIX_POINT", "FIX_DIRECTION", "SET_DISPLACEMENT", "SET_VELOCITY",
-           "SET_ACCELERATION", "PUT_RIGID_LINK"]
+           "SET_ACCELERATION", "PUT_RIGID_LINK", "PUT_SPRING"]
 
 
 class CONSTRAINT:
@@ -15,7 +17,7 @@ class CONSTRAINT:
 
     def __init__(self):
         raise TypeError("CONSTRAINT objects are created by FIX_POINT, FIX_DIRECTION, SET_*, "
-                        "PUT_RIGID_LINK or found in solfec.constraints")
+                        "PUT_RIGID_LINK, PUT_SPRING or found in solfec.constraints")
 
     @classmethod
     def _wrap(cls, solfec, cid):
@@ -49,6 +51,8 @@ class CONSTRAINT:
     merit = property(lambda self: self._d.constraint_merit(self._id))
     matlab = property(lambda self: self._d.constraint_material_label(self._id))
     spair = property(lambda self: self._d.constraint_surfaces(self._id))
+    # SPRING: stroke [m] at the middle of the last step (None for other kinds)
+    stroke = property(lambda self: self._d.constraint_stroke(self._id))
 
     @property
     def adjbod(self):
@@ -156,3 +160,96 @@ def PUT_RIGID_LINK(body1, body2, point1, point2, strength=None):
         raise ValueError("PUT_RIGID_LINK: 'body1' and 'body2' are the same body")
     return _add(r, "RIGLNK", b1, b2, A.vec3(point1, r, "point1"), A.vec3(point2, r, "point2"),
                 strength=_strength(strength, r))
+
+
+def _spring_function(f, routine):
+    """Checks f(stroke, velocity) -> number and wraps it so that a bad return value gives a
+    clear error during RUN."""
+    if not callable(f):
+        raise TypeError(f"{routine}: argument 'function' must be callable f(stroke, velocity) "
+                        f"returning the force, got {type(f).__name__}")
+    try:
+        inspect.signature(f).bind(0.0, 0.0)
+    except TypeError:
+        raise TypeError(f"{routine}: argument 'function' must accept two arguments "
+                        f"(stroke, velocity)") from None
+    except ValueError:  # no signature (some builtins): checked by the trial call below
+        pass
+
+    def call(stroke, velocity):
+        r = f(stroke, velocity)
+        if isinstance(r, bool) or not isinstance(r, numbers.Real):
+            raise TypeError(f"{routine}: the spring function returned {type(r).__name__} {r!r} "
+                            f"at stroke {stroke!r}, velocity {velocity!r}; it must return a "
+                            f"number (the force)")
+        return float(r)
+    call(0.0, 0.0)
+    return call
+
+
+def _spring_limits(limits, routine):
+    if limits is None:
+        return
+    lim = A.sequence(limits, routine, "limits")
+    if len(lim) != 2:
+        raise ValueError(f"{routine}: argument 'limits' must be (smin, smax), got {limits!r}")
+    for x in lim:
+        if isinstance(x, bool) or not isinstance(x, numbers.Real) or math.isnan(x):
+            raise TypeError(f"{routine}: argument 'limits' must hold two numbers, got {limits!r}")
+    lo, hi = float(lim[0]), float(lim[1])
+    if not lo < hi:
+        raise ValueError(f"{routine}: argument 'limits' must have smin < smax, got {limits!r}")
+    return lo, hi
+
+
+def _limited(fn, limits, routine):
+    """The spring function, raising once the stroke leaves the limits: stops are not modelled
+    in this version, so a run that reaches one stops with a clear error instead of going on
+    with a wrong force."""
+    lo, hi = limits
+
+    def call(stroke, velocity):
+        if not lo <= stroke <= hi:
+            raise ValueError(f"{routine}: the stroke {stroke:.6g} left the limits ({lo:g}, {hi:g}) "
+                             f"(argument 'limits'); rigid stops are not available in this "
+                             f"version: model the stop inside the spring function or widen the "
+                             f"limits")
+        return fn(stroke, velocity)
+    return call
+
+
+def PUT_SPRING(body1, point1, body2, point2, function, limits=None, direction=None,
+               update="FIXED"):
+    """PUT_SPRING(body1, point1, body2, point2, function | limits, direction, update): a
+    spring-dashpot element between two referential points (a None body's point is fixed in
+    space). function(stroke, velocity) returns the force [N]; a positive force increases the
+    stroke (pushes the points apart), so lambda s, v: -k*s - c*v is a linear spring-dashpot.
+    The stroke is the change of the distance between the points (follower, no direction) or
+    of their separation projected on `direction` ('FIXED', or convected with body1/body2:
+    'CONV1'/'CONV2'). limits=(smin, smax): the stroke range; a run whose stroke leaves it
+    stops with an error (rigid stops are not available in this version)."""
+    r = "PUT_SPRING"
+    if body1 is None and body2 is None:
+        raise ValueError(f"{r}: both 'body1' and 'body2' are None; pass at least one BODY")
+    b1 = _body(body1, r, "body1") if body1 is not None else None
+    b2 = _body(body2, r, "body2") if body2 is not None else None
+    if b1 is not None and b2 is not None:
+        if b1 is b2:
+            raise ValueError(f"{r}: 'body1' and 'body2' are the same body")
+        if b1._solfec is not b2._solfec:
+            raise ValueError(f"{r}: the bodies belong to different SOLFEC objects")
+    p1 = A.vec3(point1, r, "point1")
+    p2 = A.vec3(point2, r, "point2")
+    fn = _spring_function(function, r)
+    limits = _spring_limits(limits, r)
+    if limits is not None and (math.isfinite(limits[0]) or math.isfinite(limits[1])):
+        fn = _limited(fn, limits, r)
+    d = None if direction is None else A.direction(direction, r, "direction")
+    A.choice(update, r, "update", ("FIXED", "CONV1", "CONV2"))
+    if d is None and update != "FIXED":
+        raise ValueError(f"{r}: update '{update}' needs 'direction' (a spring without a "
+                         f"direction follows the line of its points)")
+    solfec = (b1 or b2)._solfec
+    cid = solfec._domain.add_spring(b1._id if b1 else -1, b2._id if b2 else -1, p1, p2, fn, d,
+                                    update)
+    return CONSTRAINT._wrap(solfec, cid)

@@ -5,7 +5,13 @@ it with one of our solvers.
 FCLIB layout written (as fclib.c of the Frictional Contact Library): /fclib_local/spacedim = 3;
 /fclib_local/W/{m, n, nz = -1 (compressed column), nzmax, p (n + 1 column pointers), i (row
 indices), x}; /fclib_local/vectors/{q, mu}; /fclib_local/info/{title, description, math_info};
-/solution/{r, u} the reactions and velocities of the run. FCLIB orders the components of
+/solution/{r, u} the reactions and velocities of the run. Integers are 32-bit datasets of
+shape (1,), the info texts fixed-length NUL-terminated strings (what HDF5's H5LTread_dataset_int
+and H5LTread_dataset_string, used by fclib_read_local and so by Siconos'
+frictionContact_fclib_read, expect; h5py's default variable-length strings would be read as
+pointers). Units are the run's: R is the reaction of the step (force; W = h H M^-1 H^T), not
+the impulse h R of Siconos' convention (same solution set, but residuals such as Siconos'
+fc3d_compute_error are not scale-invariant). FCLIB orders the components of
 every contact as (N, T1, T2), we as (T1, T2, N): the dump permutes them. q is B with the
 restitution term eta min(0, U_N^t) added to the normal component (so u = W r + q is Ubar).
 FCLIB problems are pure frictional contact: rows of bilateral constraints (FIX_POINT, ...) are
@@ -34,6 +40,19 @@ def _h5py(routine):
     except ImportError as e:  # pragma: no cover - h5py ships with the project's install
         raise RuntimeError(f"{routine}: needs the h5py module (Debian package python3-h5py)") from e
     return h5py
+
+
+def _h5_string(group, name, text):
+    """A scalar fixed-length NUL-terminated string dataset, as HDF5's H5LTmake_dataset_string
+    writes it (FCLIB's info texts)."""
+    h5py = _h5py("LOCDYN_DUMP")
+    data = str(text).encode("utf-8")
+    tid = h5py.h5t.C_S1.copy()
+    tid.set_size(len(data) + 1)
+    tid.set_strpad(h5py.h5t.STR_NULLTERM)
+    did = h5py.h5d.create(group.id, name.encode(), tid, h5py.h5s.create(h5py.h5s.SCALAR))
+    did.write(h5py.h5s.ALL, h5py.h5s.ALL, np.array(data + b"\0", dtype=f"S{len(data) + 1}"),
+              mtype=tid)
 
 
 def LOCDYN_DUMP(solfec, path, title="solfec local dynamics"):
@@ -95,12 +114,11 @@ def LOCDYN_DUMP(solfec, path, title="solfec local dynamics"):
         v.create_dataset("q", data=q[:, _TO_FCLIB].reshape(-1))
         v.create_dataset("mu", data=np.asarray(p["mu"], dtype=float)[contacts])
         info = g.create_group("info")
-        info.create_dataset("title", data=str(title))
-        info.create_dataset("description",
-                            data=f"solfec local dynamics at t = {solfec._domain.time:g}, "
-                                 f"{len(contacts)} contacts")
-        info.create_dataset("math_info", data="u = W r + q, r in K, u + mu |u_T| e_N in K*, "
-                                              "<u + mu |u_T| e_N, r> = 0; (N, T1, T2) per contact")
+        _h5_string(info, "title", title)
+        _h5_string(info, "description", f"solfec local dynamics at t = "
+                   f"{solfec._domain.time:g}, {len(contacts)} contacts")
+        _h5_string(info, "math_info", "u = W r + q, r in K, u + mu |u_T| e_N in K*, "
+                   "<u + mu |u_T| e_N, r> = 0; (N, T1, T2) per contact")
         s = f.create_group("solution")
         s.create_dataset("r", data=R[contacts][:, _TO_FCLIB].reshape(-1))
         s.create_dataset("u", data=(U[contacts] + np.c_[np.zeros((len(contacts), 2)),
@@ -123,14 +141,9 @@ def _read_matrix(w):
     raise ValueError(f"FCLIB_SOLVE: unknown matrix format nz = {nz} (argument 'path')")
 
 
-def FCLIB_SOLVE(path, solver):
-    """FCLIB_SOLVE(path, solver): reads the FCLIB local problem of the HDF5 file `path` and
-    solves it with solver (GAUSS_SEIDEL_SOLVER or NEWTON_SOLVER; PENALTY_SOLVER has no
-    penalty data for FCLIB problems). Returns (R, U, merit): R, U as (ncontacts, 3) numpy
-    arrays in FCLIB's component order (N, T1, T2), merit the manual's g(R)."""
-    r = "FCLIB_SOLVE"
-    A.instance(solver, (GAUSS_SEIDEL_SOLVER, NEWTON_SOLVER), r, "solver",
-               "GAUSS_SEIDEL_SOLVER or NEWTON_SOLVER")
+def _blocks_from_file(path, r="FCLIB_SOLVE"):
+    """The FCLIB problem of `path` in the block CSR form of solve_contact_problem: lists
+    (row_ptr, col, W 9 per block row-major, B 3 per row, mu), our order (T1, T2, N)."""
     h5py = _h5py(r)
     with h5py.File(path, "r") as f:
         if "fclib_local" not in f:
@@ -160,8 +173,25 @@ def FCLIB_SOLVE(path, solver):
             Wf.extend(blocks.get((a, b), np.zeros((3, 3))).reshape(-1).tolist())
         row_ptr.append(len(col))
     B = q.reshape(nc, 3)[:, _FROM_FCLIB].reshape(-1)
-    R, U, merit = _solfec.solve_contact_problem(solver._s, row_ptr, col, Wf, B.tolist(),
-                                                mu.tolist())
+    return row_ptr, col, Wf, B.tolist(), mu.tolist()
+
+
+def _solve_blocks(solver, blocks):
+    """Solves a _blocks_from_file problem with the bound solver of `solver`; returns
+    (R, U, merit), R and U (ncontacts, 3) in FCLIB order."""
+    nc = len(blocks[4])
+    R, U, merit = _solfec.solve_contact_problem(solver._s, *blocks)
     R = np.asarray(R).reshape(nc, 3)[:, _TO_FCLIB]
     U = np.asarray(U).reshape(nc, 3)[:, _TO_FCLIB]
     return R, U, merit
+
+
+def FCLIB_SOLVE(path, solver):
+    """FCLIB_SOLVE(path, solver): reads the FCLIB local problem of the HDF5 file `path` and
+    solves it with solver (GAUSS_SEIDEL_SOLVER or NEWTON_SOLVER; PENALTY_SOLVER has no
+    penalty data for FCLIB problems). Returns (R, U, merit): R, U as (ncontacts, 3) numpy
+    arrays in FCLIB's component order (N, T1, T2), merit the manual's g(R)."""
+    r = "FCLIB_SOLVE"
+    A.instance(solver, (GAUSS_SEIDEL_SOLVER, NEWTON_SOLVER), r, "solver",
+               "GAUSS_SEIDEL_SOLVER or NEWTON_SOLVER")
+    return _solve_blocks(solver, _blocks_from_file(path, r))

@@ -100,12 +100,18 @@ def BACKWARD(solfec, steps=1):
 
 def STRESS(body, point):
     """STRESS(body, point): Cauchy stress (sx, sy, sz, sxy, sxz, syz, mises) at a referential
-    point; defined for deformable bodies only."""
+    point; defined for deformable bodies only (FINITE_ELEMENT: in the element holding the
+    point, or the nearest one)."""
     A.instance(body, BODY, "STRESS", "body")
     A.vec3(point, "STRESS", "point")
     if body.kind == "PSEUDO_RIGID":  # homogeneous deformation: the same at every point
         from .results import kirchhoff_cauchy_stress
         F = [body.conf[:9][3 * j + i] for i in range(3) for j in range(3)]  # row-major F
+        m = body.material
+        return tuple(float(v) for v in kirchhoff_cauchy_stress(F, m.young, m.poisson))
+    if body.kind == "FINITE_ELEMENT":  # at the point's element, from the body's current q
+        from .results import kirchhoff_cauchy_stress
+        F = np.asarray(body._d.fe_deformation_gradient(body._id, A.vec3(point, "STRESS", "point")))
         m = body.material
         return tuple(float(v) for v in kirchhoff_cauchy_stress(F, m.young, m.poisson))
     raise ValueError(f"STRESS: not defined for {body.kind} bodies")

@@ -1,11 +1,11 @@
-"""Loads (manual 4.2): GRAVITY, FORCE, TORQUE."""
+"""Loads (manual 4.2): GRAVITY, FORCE, TORQUE, PRESSURE."""
 
 import numbers
 
 from . import _args as A
 from .model import BODY, SOLFEC, TIME_SERIES
 
-__all__ = ["GRAVITY", "FORCE", "TORQUE"]
+__all__ = ["GRAVITY", "FORCE", "TORQUE", "PRESSURE"]
 
 
 def _value(v, routine, arg):
@@ -73,3 +73,16 @@ def TORQUE(body, kind, direction, value):
     conv = _kind(kind, r)
     d = A.direction(direction, r, "direction")
     body._d.add_load(body._id, True, conv, (0.0, 0.0, 0.0), d, _value(value, r, "value"), None)
+
+
+def PRESSURE(body, surfid, value):
+    """PRESSURE(body, surfid, value): follower pressure [Pa] (number or TIME_SERIES) on the
+    current boundary faces with surface id `surfid` of a FINITE_ELEMENT body's mesh; positive
+    values push into the body (traction -p n, n the outward normal)."""
+    r = "PRESSURE"
+    A.instance(body, BODY, r, "body")
+    if body.kind != "FINITE_ELEMENT":
+        raise ValueError(f"PRESSURE: applies to FINITE_ELEMENT bodies only, got a {body.kind} "
+                         f"body (argument 'body')")
+    sid = A.integer(surfid, r, "surfid")
+    body._d.add_pressure(body._id, sid, _value(value, r, "value"))

@@ -13,7 +13,7 @@ from . import _solfec
 from .shapes import _objects, _ShapeObject
 
 __all__ = ["SOLFEC", "BULK_MATERIAL", "SURFACE_MATERIAL", "BODY", "TIME_SERIES", "BYLABEL",
-           "BODY_CHARS", "INITIAL_VELOCITY", "DELETE"]
+           "BODY_CHARS", "INITIAL_VELOCITY", "DELETE", "APPLY_BULKMAT"]
 
 
 class SOLFEC:
@@ -23,9 +23,6 @@ class SOLFEC:
     def __init__(self, analysis, step, output):
         r = "SOLFEC"
         A.choice(analysis, r, "analysis", ("DYNAMIC", "QUASI_STATIC"))
-        if analysis == "QUASI_STATIC":
-            raise ValueError("SOLFEC: 'QUASI_STATIC' analysis is not available in this version "
-                             "(argument 'analysis'); use 'DYNAMIC'")
         h = A.positive(step, r, "step")
         out = A.string(output, r, "output")
         if _state.options["subdir"]:
@@ -350,7 +347,9 @@ class TIME_SERIES:
 
 class BODY:
     """BODY(solfec, kind, shape, material | label, form, mesh): a body of kind 'RIGID',
-    'PSEUDO_RIGID', 'FINITE_ELEMENT' or 'OBSTACLE'; the shape (object or list) is emptied."""
+    'PSEUDO_RIGID', 'FINITE_ELEMENT' or 'OBSTACLE'; the shape (object or list) is emptied.
+    FINITE_ELEMENT: shape is one MESH, or CONVEX/SPHERE objects embedded in the background
+    MESH `mesh` (not emptied), which carries the motion, mass and inertia."""
 
     def __init__(self, solfec, kind, shape, material, label=None, form="TL", mesh=None,
                  base=None):
@@ -362,10 +361,20 @@ class BODY:
             if form != "TL":
                 raise ValueError(f"BODY: form {form!r} is not available for a FINITE_ELEMENT "
                                  f"body (argument 'form'); use 'TL' (total Lagrangian)")
-            if mesh is not None or any(o._kind in ("CONVEX", "SPHERE") for o in objs):
-                raise ValueError("BODY: a FINITE_ELEMENT body with a CONVEX or SPHERE shape or "
-                                 "a background 'mesh' is not available yet (arguments 'shape', "
-                                 "'mesh'); pass a single MESH (or HEX) as the shape")
+            if mesh is None and any(o._kind in ("CONVEX", "SPHERE") for o in objs):
+                raise ValueError("BODY: a FINITE_ELEMENT body with a CONVEX or SPHERE shape "
+                                 "needs a background MESH (argument 'mesh') that contains it")
+            if mesh is not None:
+                if not isinstance(mesh, _ShapeObject) or mesh._kind != "MESH":
+                    raise TypeError(f"BODY: argument 'mesh' must be a MESH object, got "
+                                    f"{type(mesh).__name__}")
+                if any(o._kind == "MESH" for o in objs):
+                    raise ValueError("BODY: with a background 'mesh' the shape must be CONVEX "
+                                     "or SPHERE objects (argument 'shape'); pass the MESH as "
+                                     "'mesh' only")
+        elif mesh is not None:
+            raise ValueError(f"BODY: argument 'mesh' applies to FINITE_ELEMENT bodies only, not "
+                             f"to kind {kind!r}; drop 'mesh' or use kind 'FINITE_ELEMENT'")
         if isinstance(material, str):
             mat = BYLABEL(solfec, "BULK_MATERIAL", material)
             if mat is None:
@@ -379,7 +388,8 @@ class BODY:
         for o in objs:
             whole.append(o._get(r).copy())
         self._solfec = solfec
-        self._id = solfec._domain.add_body(kind, whole, mat._m, label or "")
+        background = None if mesh is None else mesh._get(r, "mesh").copy()
+        self._id = solfec._domain.add_body(kind, whole, mat._m, label or "", background)
         self._material = mat
         for o in objs:  # BODY empties its shape argument
             o._shape = None
@@ -509,6 +519,30 @@ def BODY_CHARS(body, mass, volume, center, tensor):
     import numpy as np
     T = np.array(t).reshape(3, 3).T
     body._d.set_characteristics(body._id, m, v, c, T)
+
+
+def APPLY_BULKMAT(solfec, body, volid, material):
+    """APPLY_BULKMAT(solfec, body, volid, material): the FINITE_ELEMENT body's elements with
+    volume id `volid` use `material` (stiffness and mass; masses and inertia are recomputed,
+    replacing an earlier BODY_CHARS)."""
+    r = "APPLY_BULKMAT"
+    A.instance(solfec, SOLFEC, r, "solfec")
+    A.instance(body, BODY, r, "body")
+    if body._solfec is not solfec:
+        raise ValueError("APPLY_BULKMAT: the body belongs to another SOLFEC object (argument "
+                         "'body')")
+    if body.kind != "FINITE_ELEMENT":
+        raise ValueError(f"APPLY_BULKMAT: applies to FINITE_ELEMENT bodies only, got a "
+                         f"{body.kind} body (argument 'body')")
+    vid = A.integer(volid, r, "volid")
+    if isinstance(material, str):
+        mat = BYLABEL(solfec, "BULK_MATERIAL", material)
+        if mat is None:
+            raise ValueError(f"APPLY_BULKMAT: no BULK_MATERIAL labelled '{material}' "
+                             f"(argument 'material')")
+    else:
+        mat = A.instance(material, BULK_MATERIAL, r, "material")
+    body._d.apply_bulk_material(body._id, vid, mat._m)
 
 
 def INITIAL_VELOCITY(body, linear, angular):

@@ -23,7 +23,7 @@ __all__ = ["Results", "results_path", "is_valid", "FORMAT", "VERSION", "BODY_KIN
 FORMAT = "solfec-results"
 VERSION = 1
 BODY_KINDS = ("RIGID", "PSEUDO_RIGID", "FINITE_ELEMENT", "OBSTACLE")
-CONSTRAINT_KINDS = ("CONTACT", "FIXPNT", "FIXDIR", "VELODIR", "RIGLNK")
+CONSTRAINT_KINDS = ("CONTACT", "FIXPNT", "FIXDIR", "VELODIR", "RIGLNK", "SPRING")
 ENERGY_NAMES = ("KINETIC", "INTERNAL", "EXTERNAL", "CONTACT", "FRICTION")
 TIMING_NAMES = ("TIMINT", "CONUPD", "CONDET", "LOCDYN", "CONSOL", "PARBAL")
 
@@ -226,6 +226,23 @@ class Results:
                                   f["shapes/mesh_elements"][e0:e0 + ne]))
         return out
 
+    def fe_mesh(self, body_id):
+        """The referential mesh of a FINITE_ELEMENT body as a fe_eval.FeMesh (its nodes are in
+        the order of the body's q and u)."""
+        from .fe_eval import FeMesh
+        if self.kind(body_id) != "FINITE_ELEMENT":
+            raise ValueError(f"results: body {body_id} is {self.kind(body_id)}, not "
+                             f"FINITE_ELEMENT")
+        cache = self.__dict__.setdefault("_fe_meshes", {})
+        if int(body_id) not in cache:
+            meshes = self.shape(body_id)["meshes"]
+            if not meshes:
+                raise ValueError(f"results: '{self.path}' stores no mesh for FINITE_ELEMENT body "
+                                 f"{body_id} (written by an older solfec); rerun to evaluate it")
+            nodes, records = meshes[-1]
+            cache[int(body_id)] = FeMesh.from_records(nodes, records)
+        return cache[int(body_id)]
+
     # --- frames
     def nearest_frame(self, t):
         """Index of the frame whose time is nearest to t (ties: the earlier)."""
@@ -305,7 +322,8 @@ class Results:
 
     # --- convenience histories
     def body_point_history(self, body_id, point, entity, t0=None, t1=None, skip=1):
-        """(times, values) of 'DX'..'DZ', 'VX'..'VZ' or 'CX'..'CZ' of a referential point."""
+        """(times, values) of 'DX'..'DZ', 'VX'..'VZ' or 'CX'..'CZ' of a referential point (and
+        stress entities 'SX'..'MISES' of PSEUDO_RIGID and FINITE_ELEMENT bodies)."""
         idx = self.frame_indices(t0, t1, skip)
         fn = point_function(self, body_id, point, entity)
         vals = [fn(fr) for fr in self.iter_frames(idx, constraints=False)]
@@ -355,6 +373,8 @@ def point_function(res, body_id, point, entity):
     """A function of a Frame giving the entity of a body's referential point (NaN where the
     body is absent from the frame)."""
     kind = res.kind(body_id)
+    if kind == "FINITE_ELEMENT":
+        return _fe_point_function(res, body_id, point, entity)
     if entity in STRESS_ENTITIES and kind == "PSEUDO_RIGID":
         d = res.definition(body_id)
         young, poisson = float(d["young"]), float(d["poisson"])
@@ -383,4 +403,31 @@ def point_function(res, body_id, point, entity):
         x, v = point_motion(kind, q, fr.body_u(body_id), X, center)
         return (x - X)[comp] if what == "d" else (v[comp] if what == "v" else x[comp])
     point_motion(kind, np.eye(3).ravel().tolist() + [0, 0, 0], np.zeros(6), X, center)  # kind check
+    return fn
+
+
+def _fe_point_function(res, body_id, point, entity):
+    """point_function of a FINITE_ELEMENT body: the point is located once in the stored
+    referential mesh; x = sum N_a q_a, v = sum N_a u_a, F = sum q_a (dN_a/dX)^T."""
+    if entity not in _POINT and entity not in STRESS_ENTITIES:
+        raise ValueError(f"HISTORY: unknown point entity '{entity}'; use 'DX', 'DY', 'DZ', "
+                         f"'VX', 'VY', 'VZ', 'CX', 'CY', 'CZ' or a stress entity")
+    X = np.asarray(point, dtype=float)
+    idx, N, dNdX = res.fe_mesh(body_id).point_operator(X)
+    d = res.definition(body_id)
+    young, poisson = float(d["young"]), float(d["poisson"])
+
+    def fn(fr):
+        q = fr.body_q(body_id)
+        if q is None:
+            return np.nan
+        xe = np.asarray(q, dtype=float).reshape(-1, 3)[idx]
+        if entity in STRESS_ENTITIES:
+            F = xe.T @ dNdX
+            return kirchhoff_cauchy_stress(F, young, poisson)[STRESS_ENTITIES.index(entity)]
+        what, comp = _POINT[entity]
+        if what == "v":
+            return float(N @ np.asarray(fr.body_u(body_id), dtype=float).reshape(-1, 3)[idx, comp])
+        x = N @ xe
+        return float((x - X)[comp] if what == "d" else x[comp])
     return fn

@@ -7,7 +7,7 @@ import math
 from . import _args as A
 from . import _state
 from .model import BODY, SOLFEC
-from .solvers import GAUSS_SEIDEL_SOLVER, NEWTON_SOLVER, PENALTY_SOLVER
+from .solvers import AUTO_SOLVER, GAUSS_SEIDEL_SOLVER, NEWTON_SOLVER, PENALTY_SOLVER
 
 __all__ = ["RUN", "CALLBACK", "OUTPUT", "EXTENTS", "UNPHYSICAL_PENETRATION", "GEOMETRIC_EPSILON",
            "CONTACT_EXCLUDE_BODIES", "CONTACT_EXCLUDE_OBJECTS", "CONTACT_EXCLUDE_SURFACES",
@@ -15,7 +15,7 @@ __all__ = ["RUN", "CALLBACK", "OUTPUT", "EXTENTS", "UNPHYSICAL_PENETRATION", "GE
            "NON_SOLFEC_ARGV", "ENERGY", "TIMING", "DURATION", "DISPLACEMENT", "VELOCITY",
            "IMBALANCE_TOLERANCE", "WARNINGS"]
 
-_SOLVERS = (GAUSS_SEIDEL_SOLVER, PENALTY_SOLVER, NEWTON_SOLVER)
+_SOLVERS = (GAUSS_SEIDEL_SOLVER, PENALTY_SOLVER, NEWTON_SOLVER, AUTO_SOLVER)
 
 
 def RUN(solfec, solver, duration):
@@ -26,7 +26,7 @@ def RUN(solfec, solver, duration):
     r = "RUN"
     A.instance(solfec, SOLFEC, r, "solfec")
     A.instance(solver, _SOLVERS, r, "solver",
-               "GAUSS_SEIDEL_SOLVER, PENALTY_SOLVER or NEWTON_SOLVER")
+               "GAUSS_SEIDEL_SOLVER, PENALTY_SOLVER, NEWTON_SOLVER or AUTO_SOLVER")
     if not isinstance(solver, PENALTY_SOLVER):
         for m in solfec._surface:
             if m.model == "SPRING_DASHPOT":

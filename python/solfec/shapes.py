@@ -1,12 +1,13 @@
 """Geometric objects and shape routines of the deck language (manual 4.1.1-4.1.3, 4.4):
-CONVEX, HULL, SPHERE, MESH, HEX, COPY, TRANSLATE, ROTATE, SCALE, SPLIT, MASS_CENTER."""
+CONVEX, HULL, SPHERE, MESH, HEX, ROUGH_HEX, MESH_READ, BEND, COPY, TRANSLATE, ROTATE, SCALE,
+SPLIT, MASS_CENTER."""
 
 from . import _args as A
 from ._solfec import Shape as _Shape
 from . import _solfec
 
-__all__ = ["CONVEX", "HULL", "SPHERE", "MESH", "HEX", "COPY", "TRANSLATE", "ROTATE", "SCALE",
-           "SPLIT", "MASS_CENTER"]
+__all__ = ["CONVEX", "HULL", "SPHERE", "MESH", "HEX", "ROUGH_HEX", "MESH_READ", "BEND", "COPY",
+           "TRANSLATE", "ROTATE", "SCALE", "SPLIT", "MASS_CENTER"]
 
 
 class _ShapeObject:
@@ -128,6 +129,10 @@ class MESH(_ShapeObject):
     def nnod(self):
         return len(self._get().mesh_nodes())
 
+    @property
+    def nelem(self):
+        return self._get().mesh_element_count()
+
     def node(self, n, x=None, y=None, z=None):
         nodes = self._get().mesh_nodes()
         n = A.integer(n, "MESH.node", "n")
@@ -140,6 +145,21 @@ class MESH(_ShapeObject):
             return p
         return nodes[n]
 
+    def inter_element_faces(self):
+        """Faces shared by two elements, each as the node list of the face in the first
+        element using it (outward from that element), in element order."""
+        from .meshfile import LOCAL_FACES
+        seen, out = {}, []
+        for nodes, _ in self._get("MESH.inter_element_faces").mesh_elements():
+            for face in LOCAL_FACES[len(nodes)]:
+                f = [nodes[i] for i in face]
+                key = tuple(sorted(f))
+                if key in seen:
+                    out.append(seen.pop(key))
+                else:
+                    seen[key] = f
+        return out
+
     def nodes_on_surface(self, surfid):
         return list(self._get().nodes_on_surface(A.integer(surfid, "MESH.nodes_on_surface",
                                                            "surfid")))
@@ -151,13 +171,24 @@ def HEX(nodes, i, j, k, volid, surfids, dx=None, dy=None, dz=None):
     n = A.numbers_list(nodes, r, "nodes", 3, 24)
     if len(n) != 24:
         raise ValueError(f"HEX: argument 'nodes' must hold 8 points (24 numbers), got {len(n)}")
-    ijk = [A.integer(v, r, a) for v, a in ((i, "i"), (j, "j"), (k, "k"))]
-    for v, a in zip(ijk, "ijk"):
-        if v < 1:
-            raise ValueError(f"HEX: argument '{a}' must be >= 1, got {v}")
+    ijk = _subdivisions(r, i, j, k)
     sids = A.integers_list(surfids, r, "surfids")
     if len(sids) != 6:
         raise ValueError(f"HEX: argument 'surfids' must list 6 surface ids, got {len(sids)}")
+    grading = _grading(r, ijk, dx, dy, dz)
+    s = _solfec.hex(n, ijk[0], ijk[1], ijk[2], A.integer(volid, r, "volid"), sids, *grading)
+    return MESH._wrap(s)
+
+
+def _subdivisions(r, i, j, k):
+    ijk = [A.integer(v, r, a) for v, a in ((i, "i"), (j, "j"), (k, "k"))]
+    for v, a in zip(ijk, "ijk"):
+        if v < 1:
+            raise ValueError(f"{r}: argument '{a}' must be >= 1, got {v}")
+    return ijk
+
+
+def _grading(r, ijk, dx, dy, dz):
     grading = []
     for g, a, cnt in ((dx, "dx", ijk[0]), (dy, "dy", ijk[1]), (dz, "dz", ijk[2])):
         if g is None:
@@ -165,11 +196,57 @@ def HEX(nodes, i, j, k, volid, surfids, dx=None, dy=None, dz=None):
             continue
         lst = A.numbers_list(g, r, a)
         if len(lst) != cnt:
-            raise ValueError(f"HEX: argument '{a}' has {len(lst)} entries but {cnt} subdivisions")
+            raise ValueError(f"{r}: argument '{a}' has {len(lst)} entries but {cnt} subdivisions")
         if any(x <= 0 for x in lst):
-            raise ValueError(f"HEX: argument '{a}' must hold positive ratios")
+            raise ValueError(f"{r}: argument '{a}' must hold positive ratios")
         grading.append(lst)
-    s = _solfec.hex(n, ijk[0], ijk[1], ijk[2], A.integer(volid, r, "volid"), sids, *grading)
+    return grading
+
+
+def ROUGH_HEX(shape, i, j, k, dx=None, dy=None, dz=None):
+    """ROUGH_HEX(shape, i, j, k | dx, dy, dz): an i x j x k hexahedral MESH (graded as HEX)
+    bounding a CONVEX (or a list of them, not emptied): of the axis-aligned box and the box
+    along the principal axes of the shape, the smaller one, enlarged by 1% per side; volid
+    and surface ids 0 (docs/deck-language.md)."""
+    r = "ROUGH_HEX"
+    objs = _objects(shape, r)
+    for o in objs:
+        if not isinstance(o, CONVEX):
+            raise TypeError(f"{r}: argument 'shape' must be a CONVEX or a list of CONVEX "
+                            f"objects, got {o._kind}")
+    ijk = _subdivisions(r, i, j, k)
+    grading = _grading(r, ijk, dx, dy, dz)
+    whole = _Shape()
+    for o in objs:
+        whole.append(o._get(r).copy())
+    return MESH._wrap(_solfec.rough_hex(whole, ijk[0], ijk[1], ijk[2], *grading))
+
+
+def BEND(mesh, point, direction, degrees):
+    """BEND(mesh, point, direction, degrees): bends a MESH in place about the axis (point,
+    direction): the mesh's long extent normal to the axis is wrapped onto an arc of
+    `degrees` about it, each node keeping its distance from the axis (precise definition in
+    docs/deck-language.md); returns the mesh."""
+    r = "BEND"
+    A.instance(mesh, MESH, r, "mesh")
+    p = A.vec3(point, r, "point")
+    d = A.direction(direction, r, "direction")
+    ang = A.number(degrees, r, "degrees")
+    if ang == 0 or abs(ang) > 360:
+        raise ValueError(f"{r}: argument 'degrees' must satisfy 0 < |degrees| <= 360, got {ang}")
+    mesh._get(r, "mesh").bend(p, d, ang)
+    return mesh
+
+
+def MESH_READ(path, volid=1, surfid=1):
+    """MESH_READ(path | volid=1, surfid=1): a MESH read from a file (gmsh .msh v2/v4 or any
+    meshio format) of first-order tetrahedra, pyramids, wedges and hexahedra; gmsh physical
+    tags give volume ids (volume cells) and surface ids (boundary triangles and quads);
+    untagged elements and faces get `volid` and `surfid` (docs/deck-language.md)."""
+    from . import meshfile
+    r = "MESH_READ"
+    p = str(path.__fspath__()) if hasattr(path, "__fspath__") else A.string(path, r, "path")
+    s = meshfile.read_shape(p, A.integer(volid, r, "volid"), A.integer(surfid, r, "surfid"))
     return MESH._wrap(s)
 
 

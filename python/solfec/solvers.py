@@ -1,17 +1,48 @@
 """Constraint solvers of the deck language (manual 4.1.9, 4.1.10): GAUSS_SEIDEL_SOLVER,
-PENALTY_SOLVER, NEWTON_SOLVER (4.1.11)."""
+PENALTY_SOLVER, NEWTON_SOLVER (4.1.11, with locdyn='OFF' the former BODY_SPACE_SOLVER of
+4.1.12) and the extension AUTO_SOLVER (Newton and Gauss-Seidel taking turns)."""
+
+import inspect
 
 from . import _args as A
 from . import _solfec
 
-__all__ = ["GAUSS_SEIDEL_SOLVER", "PENALTY_SOLVER", "NEWTON_SOLVER", "SolverError"]
+__all__ = ["GAUSS_SEIDEL_SOLVER", "PENALTY_SOLVER", "NEWTON_SOLVER", "AUTO_SOLVER",
+           "SolverError"]
 
 SolverError = _solfec.SolverError
 
-_DIAG = ("SEMISMOOTH_NEWTON", "PROJECTED_GRADIENT", "DE_SAXCE_FENG")
+_DIAG = ("SEMISMOOTH_NEWTON", "PROJECTED_GRADIENT", "DE_SAXCE_FENG", "PROJECTED_NEWTON")
+_GS_VARIANTS = ("FULL", "MIDDLE_JACOBI", "BOUNDARY_JACOBI", "SIMPLIFIED")
 
 
-class GAUSS_SEIDEL_SOLVER:
+class _IterationsHistory:
+    """Solfec-1.0 member itershist: set 'ON' to record the iterations of every later solve
+    (setting it clears the list), then read it as a list of ints ([] while 'OFF')."""
+
+    @property
+    def itershist(self):
+        return list(self._s.itershist)
+
+    @itershist.setter
+    def itershist(self, v):
+        self._s.itershist_on = A.onoff(v, type(self).__name__, "itershist")
+
+
+def _callback_args(callback, solver, args):
+    """The failure callback's arguments: the manual's callback(solver, *data) when the
+    callback takes one more positional argument than data holds, else Solfec-1.0's
+    callback(*data)."""
+    try:
+        inspect.signature(callback).bind(solver, *args)
+        return (solver, *args)
+    except TypeError:
+        return args
+    except ValueError:  # no signature (a builtin): the manual's form
+        return (solver, *args)
+
+
+class GAUSS_SEIDEL_SOLVER(_IterationsHistory):
     """GAUSS_SEIDEL_SOLVER(epsilon, maxiter | meritval, failure, diagepsilon, diagmaxiter,
     diagsolver, data, callback): nonlinear block Gauss-Seidel (manual 9.1). Stops when the
     relative reaction change is below epsilon or the merit function (manual 8.1) below
@@ -23,6 +54,8 @@ class GAUSS_SEIDEL_SOLVER:
     def __init__(self, epsilon, maxiter, meritval=1e-3, failure="CONTINUE", diagepsilon=None,
                  diagmaxiter=None, diagsolver="SEMISMOOTH_NEWTON", data=None, callback=None,
                  anderson=5, omega=1.0):
+        self._variant = "FULL"
+        self._innerloops = 1
         r = "GAUSS_SEIDEL_SOLVER"
         self._s = _solfec.GaussSeidelSolver()
         self.epsilon = epsilon
@@ -94,6 +127,27 @@ class GAUSS_SEIDEL_SOLVER:
     def reverse(self, v):
         self._s.reverse = A.onoff(v, "GAUSS_SEIDEL_SOLVER", "reverse")
 
+    # Parallel-run members of the manual (4.1.9, Table 4.8): accepted and checked, no effect
+    # in this serial implementation.
+    @property
+    def variant(self):
+        return self._variant
+
+    @variant.setter
+    def variant(self, v):
+        self._variant = A.choice(v, "GAUSS_SEIDEL_SOLVER", "variant", _GS_VARIANTS)
+
+    @property
+    def innerloops(self):
+        return self._innerloops
+
+    @innerloops.setter
+    def innerloops(self, v):
+        v = A.integer(v, "GAUSS_SEIDEL_SOLVER", "innerloops")
+        if v < 1:
+            raise ValueError(f"GAUSS_SEIDEL_SOLVER: argument 'innerloops' must be >= 1, got {v}")
+        self._innerloops = v
+
     failure = property(lambda s: s._failure)
     error = property(lambda s: s._s.last_stats.error)
     iters = property(lambda s: s._s.last_stats.iters)
@@ -110,14 +164,14 @@ class GAUSS_SEIDEL_SOLVER:
                               f"(merit {stats.merit:.3e}, error {stats.error}); failure='EXIT'")
         data = self._data
         args = () if data is None else (data if isinstance(data, tuple) else (data,))
-        ret = self._callback(self, *args)
+        ret = self._callback(*_callback_args(self._callback, self, args))
         return not (ret is not None and ret == 0)
 
     def __repr__(self):
         return f"<GAUSS_SEIDEL_SOLVER epsilon={self.epsilon} maxiter={self.maxiter}>"
 
 
-class PENALTY_SOLVER:
+class PENALTY_SOLVER(_IterationsHistory):
     """PENALTY_SOLVER(| variant): penalty solver (manual 9.2, Algorithm 9.4). Every contact
     gets its reaction from the spring-dashpot law of its SURFACE_MATERIAL (manual 7.1.2;
     'SIGNORINI_COULOMB' interfaces are treated as 'SPRING_DASHPOT' ones, so they need a
@@ -174,22 +228,28 @@ class PENALTY_SOLVER:
         return f"<PENALTY_SOLVER variant={self.variant}>"
 
 
-class NEWTON_SOLVER:
+class NEWTON_SOLVER(_IterationsHistory):
     """NEWTON_SOLVER(| meritval, maxiter, locdyn, linminiter, resdec, bot, which, stepcontrol,
-    linmaxiter, maxmatvec, epsilon, delta, omega, nonmonlength, gsflag): semismooth Newton
+    linmaxiter, maxmatvec, epsilon, delta, omega, nonmonlength, gsflag, linver, theta,
+    reldelta): semismooth Newton
     method (manual 4.1.11) on the Alart-Curnier form of every contact (equality constraints as
     linear rows), with restarted right-preconditioned GMRES for the linear steps (restart length
     linmaxiter, at least linminiter iterations, relative residual decrease epsilon = resdec),
     a nonmonotone line search (memory nonmonlength) and the merit function of manual 8.1 as the
     termination test (meritval). delta regularises the Jacobian (J + delta I). On failure (no
     progress or maxiter) the error is 'DIVERGED'; with gsflag 'ON' (default) Gauss-Seidel
-    continues from the Newton iterate and 'fallback' is True. Solfec-1.0 arguments without a
-    meaning here (locdyn, bot, which, stepcontrol, maxmatvec, omega) are accepted and ignored.
-    SPRING_DASHPOT contacts are not supported (use PENALTY_SOLVER)."""
+    continues from the Newton iterate and 'fallback' is True. locdyn='OFF' (the former
+    BODY_SPACE_SOLVER) never assembles the off-diagonal blocks of W: products with W go
+    through the bodies (h H A^-1 H^T x); the Gauss-Seidel fallback assembles W first.
+    Solfec-1.0 arguments without a meaning here (bot, which, stepcontrol, maxmatvec, omega,
+    linver, theta, reldelta) are accepted and ignored. SPRING_DASHPOT contacts are not
+    supported (use PENALTY_SOLVER). Members mvhist (GMRES products with W per Newton step)
+    and itershist (iterations of every solve, after itershist = 'ON')."""
 
     def __init__(self, meritval=1e-8, maxiter=1000, locdyn="ON", linminiter=5, resdec=None,
                  bot=None, which=None, stepcontrol=None, linmaxiter=10, maxmatvec=None,
-                 epsilon=0.25, delta=0.0, omega=None, nonmonlength=5, gsflag="ON"):
+                 epsilon=0.25, delta=0.0, omega=None, nonmonlength=5, gsflag="ON",
+                 linver="GMRES", theta=None, reldelta=None):
         r = "NEWTON_SOLVER"
         self._s = _solfec.NewtonSolver()
         self.meritval = meritval
@@ -200,7 +260,18 @@ class NEWTON_SOLVER:
         self.delta = delta
         self.nonmonlength = nonmonlength
         self.gsflag = gsflag
-        self.locdyn = A.choice(locdyn, r, "locdyn", ("ON", "OFF"))
+        self.locdyn = locdyn
+        self.linver = A.choice(linver, r, "linver", ("GMRES", "DIAG"))
+        if reldelta is not None:
+            A.choice(reldelta, r, "reldelta", ("OFF", "avgWii", "minWii", "maxWii"))
+
+    @property
+    def locdyn(self):
+        return "ON" if self._s.locdyn else "OFF"
+
+    @locdyn.setter
+    def locdyn(self, v):
+        self._s.locdyn = A.choice(v, "NEWTON_SOLVER", "locdyn", ("ON", "OFF")) == "ON"
 
     def _int(self, name, v, low):
         v = A.integer(v, "NEWTON_SOLVER", name)
@@ -253,6 +324,7 @@ class NEWTON_SOLVER:
     error = property(lambda s: s._s.last_stats.error)
     iters = property(lambda s: s._s.last_stats.iters)
     merhist = property(lambda s: list(s._s.last_stats.merhist))
+    mvhist = property(lambda s: list(s._s.last_stats.mvhist))
     merit = property(lambda s: s._s.last_stats.merit)
     message = property(lambda s: s._s.last_stats.message)
     fallback = property(lambda s: s._s.fell_back)
@@ -264,3 +336,78 @@ class NEWTON_SOLVER:
 
     def __repr__(self):
         return f"<NEWTON_SOLVER meritval={self.meritval} maxiter={self.maxiter}>"
+
+
+class AUTO_SOLVER(_IterationsHistory):
+    """AUTO_SOLVER(| meritval, maxiter, first, stallfactor, newtonwindow, gswindow): an
+    extension (not in Solfec-1.0) running NEWTON_SOLVER and GAUSS_SEIDEL_SOLVER by turns on
+    each time step's problem. The first solver (first='NEWTON' default, 'GAUSS_SEIDEL', or
+    'LAST' = the previous step's winner) runs windows of newtonwindow (default 10) Newton
+    iterations or gswindow (default 50) Gauss-Seidel sweeps; a window that does not reduce
+    the merit by the factor stallfactor (default 0.5), or stops early, hands over to the
+    other solver from the current reactions. The solve ends when the merit (manual 8.1) is
+    <= meritval (default 1e-6; that solver wins) or after maxiter (default 1000) iterations
+    of both together ('DIVERGED'). Members: winner_history (winner of every solve:
+    'NEWTON_SOLVER', 'GAUSS_SEIDEL_SOLVER' or 'NONE'), winner, newton_iters, gs_iters,
+    switches (of the last solve), error, iters, merhist, merit, itershist."""
+
+    def __init__(self, meritval=1e-6, maxiter=1000, first="NEWTON", stallfactor=0.5,
+                 newtonwindow=10, gswindow=50):
+        self._s = _solfec.AutoSolver()
+        self.meritval = meritval
+        self.maxiter = maxiter
+        self.first = first
+        self.stallfactor = stallfactor
+        self.newtonwindow = newtonwindow
+        self.gswindow = gswindow
+
+    def _int(self, name, v):
+        v = A.integer(v, "AUTO_SOLVER", name)
+        if v < 1:
+            raise ValueError(f"AUTO_SOLVER: argument '{name}' must be >= 1, got {v}")
+        setattr(self._s, name, v)
+
+    meritval = property(lambda s: s._s.meritval,
+                        lambda s, v: setattr(s._s, "meritval",
+                                             A.positive(v, "AUTO_SOLVER", "meritval")))
+    maxiter = property(lambda s: s._s.maxiter, lambda s, v: s._int("maxiter", v))
+    newtonwindow = property(lambda s: s._s.newtonwindow, lambda s, v: s._int("newtonwindow", v))
+    gswindow = property(lambda s: s._s.gswindow, lambda s, v: s._int("gswindow", v))
+
+    @property
+    def stallfactor(self):
+        return self._s.stallfactor
+
+    @stallfactor.setter
+    def stallfactor(self, v):
+        v = A.number(v, "AUTO_SOLVER", "stallfactor")
+        if not 0.0 < v < 1.0:
+            raise ValueError(f"AUTO_SOLVER: argument 'stallfactor' must lie in (0, 1), got {v}")
+        self._s.stallfactor = v
+
+    @property
+    def first(self):
+        return self._s.first
+
+    @first.setter
+    def first(self, v):
+        self._s.first = A.choice(v, "AUTO_SOLVER", "first", ("NEWTON", "GAUSS_SEIDEL", "LAST"))
+
+    failure = property(lambda s: "CONTINUE")
+    error = property(lambda s: s._s.last_stats.error)
+    iters = property(lambda s: s._s.last_stats.iters)
+    merhist = property(lambda s: list(s._s.last_stats.merhist))
+    merit = property(lambda s: s._s.last_stats.merit)
+    message = property(lambda s: s._s.last_stats.message)
+    winner = property(lambda s: s._s.last_stats.winner)
+    winner_history = property(lambda s: list(s._s.winner_history))
+    newton_iters = property(lambda s: s._s.newton_iters)
+    gs_iters = property(lambda s: s._s.gs_iters)
+    switches = property(lambda s: s._s.switches)
+
+    # Failures are reported in the statistics only.
+    def _on_failure(self, stats):
+        return True
+
+    def __repr__(self):
+        return f"<AUTO_SOLVER meritval={self.meritval} maxiter={self.maxiter} first={self.first}>"

@@ -1,9 +1,14 @@
-"""XDMF export of a results file for ParaView: three XDMF 3 files (temporal collections of
+"""XDMF export of a results file for ParaView: three (four) XDMF 3 files (temporal collections of
 uniform grids) sharing one HDF5 data file:
 
   BASE-bodies.xmf    convex surfaces as triangles (cell data: body id, surface id)
   BASE-spheres.xmf   sphere centres as points (point data: radius, body id)
   BASE-contacts.xmf  constraint points (point data: normal, reaction R [N], gap [m], kind)
+
+  BASE-fe.xmf        FINITE_ELEMENT meshes (only when such bodies are exported): volume cells
+                     (Mixed topology) at current node positions; point data displacement [m],
+                     velocity [m/s]; cell data body id, volid, Cauchy stress (Tensor6: xx, xy,
+                     xz, yy, yz, zz) [Pa] and von Mises stress [Pa] at the element centres
 
 BASE defaults to DIR/NAME-xdmf next to the results file DIR/NAME.h5."""
 
@@ -30,6 +35,86 @@ def _triangulate(shape):
     if not verts:
         return np.zeros((0, 3)), np.zeros((0, 3), np.int64), np.zeros(0, np.int32)
     return np.vstack(verts), np.asarray(tris, np.int64).reshape(-1, 3), np.asarray(surf, np.int32)
+
+
+# XDMF Mixed-topology cell codes and node orders (VTK orientation: its wedge has (0, 1, 2)
+# facing away from (3, 4, 5), the opposite of Solfec's numbering).
+_XDMF_CELL = {4: (6, (0, 1, 2, 3)), 5: (7, (0, 1, 2, 3, 4)), 6: (8, (0, 2, 1, 3, 5, 4)),
+              8: (9, (0, 1, 2, 3, 4, 5, 6, 7))}
+
+
+def _fe_topology(mesh):
+    """Flat Mixed-topology array of a FeMesh and the mask of its node-index entries."""
+    out, is_node = [], []
+    for idx in mesh.elements:
+        code, order = _XDMF_CELL[len(idx)]
+        out.append(code)
+        out.extend(int(idx[i]) for i in order)
+        is_node += [False] + [True] * len(order)
+    return np.asarray(out, dtype=np.int64), np.asarray(is_node, dtype=bool)
+
+
+def _fe_frame(res, fr, fe_cache):
+    """Arrays of the FINITE_ELEMENT bodies of a frame, or None when there are none."""
+    pts, disp, vel, topo, body, volid, stress, mises = [], [], [], [], [], [], [], []
+    nn = 0
+    for bid in fr.bodies["id"]:
+        bid = int(bid)
+        if res.kind(bid) != "FINITE_ELEMENT":
+            continue
+        if bid not in fe_cache:
+            mesh = res.fe_mesh(bid)
+            d = res.definition(bid)
+            fe_cache[bid] = (mesh, *_fe_topology(mesh), float(d["young"]), float(d["poisson"]))
+        mesh, tp, is_node, young, poisson = fe_cache[bid]
+        x = np.asarray(fr.body_q(bid), dtype=float).reshape(-1, 3)
+        pts.append(x)
+        disp.append(x - mesh.nodes)
+        vel.append(np.asarray(fr.body_u(bid), dtype=float).reshape(-1, 3))
+        t = tp.copy()
+        t[is_node] += nn  # node indices follow the points of earlier bodies
+        topo.append(t)
+        body.append(np.full(len(mesh.elements), bid, np.int64))
+        volid.append(mesh.volids)
+        sig, vm = _svk_cauchy(mesh.cell_gradients(x), young, poisson)
+        stress.append(sig[:, [0, 0, 0, 1, 1, 2], [0, 1, 2, 1, 2, 2]])  # Tensor6 order
+        mises.append(vm)
+        nn += len(x)
+    if not pts:
+        return None
+    return {"fe_points": np.vstack(pts), "fe_displacement": np.vstack(disp),
+            "fe_velocity": np.vstack(vel), "fe_topology": np.concatenate(topo),
+            "fe_body": np.concatenate(body), "fe_volid": np.concatenate(volid).astype(np.int32),
+            "fe_stress": np.vstack(stress), "fe_mises": np.concatenate(mises)}
+
+
+def _svk_cauchy(F, young, poisson):
+    """Saint Venant-Kirchhoff Cauchy stresses (m, 3, 3) and von Mises values (m,) of the
+    deformation gradients F (m, 3, 3), as results.kirchhoff_cauchy_stress."""
+    lam = young * poisson / ((1 + poisson) * (1 - 2 * poisson))
+    mu = young / (2 + 2 * poisson)
+    eye = np.eye(3)
+    E = 0.5 * (np.einsum("kji,kjl->kil", F, F) - eye)
+    S = lam * np.trace(E, axis1=1, axis2=2)[:, None, None] * eye + 2 * mu * E
+    sig = np.einsum("kij,kjl,kml->kim", F, S, F) / np.linalg.det(F)[:, None, None]
+    dev = sig - np.trace(sig, axis1=1, axis2=2)[:, None, None] / 3 * eye
+    return sig, np.sqrt(1.5 * np.einsum("kij,kij->k", dev, dev))
+
+
+def _fe_grid(n, t, h5name, a):
+    p = f"/f{n}"
+    ne, npt = len(a["fe_body"]), len(a["fe_points"])
+    return _grid(
+        f"fe{n}", t,
+        f'<Topology TopologyType="Mixed" NumberOfElements="{ne}">'
+        f'{_item(h5name, p + "/fe_topology", a["fe_topology"].shape, "Int")}</Topology>',
+        f'<Geometry GeometryType="XYZ">{_item(h5name, p + "/fe_points", (npt, 3))}</Geometry>',
+        [_attr("displacement", "Node", "Vector", h5name, p + "/fe_displacement", (npt, 3)),
+         _attr("velocity", "Node", "Vector", h5name, p + "/fe_velocity", (npt, 3)),
+         _attr("body", "Cell", "Scalar", h5name, p + "/fe_body", (ne,), "Int"),
+         _attr("volid", "Cell", "Scalar", h5name, p + "/fe_volid", (ne,), "Int", 4),
+         _attr("stress", "Cell", "Tensor6", h5name, p + "/fe_stress", (ne, 6)),
+         _attr("mises", "Cell", "Scalar", h5name, p + "/fe_mises", (ne,))])
 
 
 def _item(h5name, path, shape, dtype="Float", precision=8):
@@ -66,7 +151,8 @@ def export(res, base=None, t0=None, t1=None, skip=1):
     h5path = base + ".h5"
     h5name = os.path.basename(h5path)
     geo = {}  # body id -> (kind, center, vertices, triangles, surfids, spheres)
-    body_grids, sphere_grids, contact_grids = [], [], []
+    body_grids, sphere_grids, contact_grids, fe_grids = [], [], [], []
+    fe_cache = {}
     idx = res.frame_indices(t0, t1, max(1, int(skip)))
     with h5py.File(h5path, "w") as out:
         for n, fr in enumerate(res.iter_frames(idx)):
@@ -123,6 +209,11 @@ def export(res, base=None, t0=None, t1=None, skip=1):
                 f'</Geometry>',
                 [_attr("radius", "Node", "Scalar", h5name, p + "/sphere_radius", (len(S),)),
                  _attr("body", "Node", "Scalar", h5name, p + "/sphere_body", (len(S),), "Int")]))
+            fe = _fe_frame(res, fr, fe_cache)
+            if fe is not None:
+                for name, arr in fe.items():
+                    g[name] = arr
+                fe_grids.append(_fe_grid(n, fr.time, h5name, fe))
             c = fr.constraints
             B = c["base"].reshape(-1, 3, 3)  # B[k, j] = column j (T1, T2, N)
             g["contact_points"] = np.asarray(c["point"], float).reshape(-1, 3)
@@ -149,5 +240,9 @@ def export(res, base=None, t0=None, t1=None, skip=1):
                           ("contacts", contact_grids)):
         pth = f"{base}-{suffix}.xmf"
         _write_xmf(pth, suffix, grids)
+        paths.append(pth)
+    if fe_grids:
+        pth = f"{base}-fe.xmf"
+        _write_xmf(pth, "fe", fe_grids)
         paths.append(pth)
     return paths

@@ -8,6 +8,7 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <optional>
 #include <string>
 #include <unistd.h>
 
@@ -15,8 +16,10 @@
 #include "base/math.h"
 #include "bindings/bindings.h"
 #include "body/body_factory.h"
+#include "body/fem/fe_body.h"
 #include "domain/domain.h"
 #include "domain/progress.h"
+#include "domain/springs.h"
 
 namespace py = pybind11;
 
@@ -90,12 +93,36 @@ py::tuple EnergyTuple(const domain::Energy& e) {
 void DefineBodyAccess(py::class_<Domain>& c) {
   c.def("add_body",
         [](Domain& d, const std::string& kind, geometry::Shape& shape,
-           const material::BulkMaterial& mat, const std::string& label) {
-          auto b = body::MakeBody(ParseKind(kind), shape, mat, label);
+           const material::BulkMaterial& mat, const std::string& label,
+           const std::optional<geometry::Shape>& mesh) {
+          std::optional<geometry::Mesh> background;
+          if (mesh) {
+            if (mesh->meshes.size() != 1 || !mesh->convexes.empty() || !mesh->spheres.empty())
+              throw InputError("BODY: argument 'mesh' must be a single MESH object");
+            background = mesh->meshes[0];
+          }
+          auto b = body::MakeBody(ParseKind(kind), shape, mat, label, std::move(background));
           shape = geometry::Shape();  // BODY empties its shape argument
           return d.AddBody(std::move(b)).id();
         },
-        py::arg("kind"), py::arg("shape"), py::arg("material"), py::arg("label"))
+        py::arg("kind"), py::arg("shape"), py::arg("material"), py::arg("label"),
+        py::arg("mesh") = py::none())
+      .def("add_pressure",
+           [](Domain& d, Id id, int surfid, const py::object& value) {
+             auto* fe = dynamic_cast<body::FeBody*>(&GetBody(d, id));
+             if (!fe)
+               throw InputError("PRESSURE: applies to FINITE_ELEMENT bodies only (argument "
+                                "'body')");
+             fe->AddPressure(surfid, ToScalarOrSeries(value));
+           })
+      .def("apply_bulk_material",
+           [](Domain& d, Id id, int volid, const material::BulkMaterial& mat) {
+             auto* fe = dynamic_cast<body::FeBody*>(&GetBody(d, id));
+             if (!fe)
+               throw InputError("APPLY_BULKMAT: applies to FINITE_ELEMENT bodies only "
+                                "(argument 'body')");
+             fe->ApplyBulkMaterial(volid, mat);
+           })
       .def("delete_body", &Domain::DeleteBody)
       .def("has_body", [](const Domain& d, Id id) { return d.FindBody(id) != nullptr; })
       .def("body_ids",
@@ -108,6 +135,13 @@ void DefineBodyAccess(py::class_<Domain>& c) {
       .def("body_label", [](const Domain& d, Id id) { return GetBody(d, id).label(); })
       .def("body_conf", [](const Domain& d, Id id) { return Tuple(GetBody(d, id).q()); })
       .def("body_velo", [](const Domain& d, Id id) { return Tuple(GetBody(d, id).u()); })
+      .def("fe_deformation_gradient",  // FINITE_ELEMENT: F at a referential point (STRESS)
+           [](const Domain& d, Id id, const Vec3& X) {
+             const auto* fe = dynamic_cast<const body::FeBody*>(&GetBody(d, id));
+             if (fe == nullptr)
+               throw InputError("STRESS: the body is not FINITE_ELEMENT (argument 'body')");
+             return Mat3(fe->DeformationGradient(X));
+           })
       .def("set_body_conf",
            [](Domain& d, Id id, const VecX& q) {
              Body& b = GetBody(d, id);
@@ -243,6 +277,29 @@ void DefineConstraintAccess(py::class_<Domain>& c) {
         },
         py::arg("kind"), py::arg("body1"), py::arg("body2"), py::arg("point1"),
         py::arg("point2"), py::arg("direction"), py::arg("value"), py::arg("strength"))
+      .def("add_spring",
+           [](Domain& d, Id b1, Id b2, const Vec3& p1, const Vec3& p2,
+              contact::SpringFunction f, std::optional<Vec3> direction,
+              const std::string& update) {
+             contact::SpringUpdate u = contact::SpringUpdate::kFixed;
+             if (update == "CONV1") u = contact::SpringUpdate::kConvected1;
+             else if (update == "CONV2") u = contact::SpringUpdate::kConvected2;
+             else if (update != "FIXED")
+               throw InputError("PUT_SPRING: unknown update '" + update +
+                                "' (argument 'update'); use 'FIXED', 'CONV1' or 'CONV2'");
+             Body* body1 = b1 >= 0 ? &GetBody(d, b1) : nullptr;
+             Body* body2 = b2 >= 0 ? &GetBody(d, b2) : nullptr;
+             return d.AddConstraint(domain::MakeSpring(body1, p1, body2, p2, std::move(f),
+                                                       direction, u)).id;
+           },
+           py::arg("body1"), py::arg("body2"), py::arg("point1"), py::arg("point2"),
+           py::arg("function"), py::arg("direction"), py::arg("update"))
+      .def("constraint_stroke",
+           [](Domain& d, Id id) -> py::object {
+             const Constraint& c = GetConstraint(d, id);
+             if (c.kind != ConstraintKind::kSpring) return py::none();
+             return py::float_(c.stroke);
+           })
       .def("delete_constraint", &Domain::DeleteConstraint)
       .def("has_constraint", [](Domain& d, Id id) { return d.FindConstraint(id) != nullptr; })
       .def("constraint_ids",
@@ -259,7 +316,7 @@ void DefineConstraintAccess(py::class_<Domain>& c) {
       .def("constraint_point",
            [](Domain& d, Id id) {
              const Constraint& c = GetConstraint(d, id);
-             if (c.kind == ConstraintKind::kRigidLink)
+             if (c.kind == ConstraintKind::kRigidLink || c.kind == ConstraintKind::kSpring)
                return py::make_tuple(c.point.x(), c.point.y(), c.point.z(), c.point2.x(),
                                      c.point2.y(), c.point2.z());
              return py::make_tuple(c.point.x(), c.point.y(), c.point.z());

@@ -1,6 +1,7 @@
 // Shape binding: the data behind CONVEX, SPHERE and MESH objects and the shape routines
-// (HULL, HEX, TRANSLATE, ROTATE, SCALE, SPLIT, MASS_CENTER). Argument checking of user
-// input happens in the Python deck layer; flat-array parsing errors are reported here.
+// (HULL, HEX, ROUGH_HEX, BEND, TRANSLATE, ROTATE, SCALE, SPLIT, MASS_CENTER). Argument
+// checking of user input happens in the Python deck layer; flat-array parsing errors are
+// reported here.
 #include <pybind11/eigen.h>
 #include <pybind11/pybind11.h>
 #include <pybind11/stl.h>
@@ -158,6 +159,37 @@ void DefineGeometry(py::module_& m) {
              }
              throw InputError("MESH.node: node index out of range (argument 'n')");
            })
+      .def("bend",
+           [](Shape& s, const Vec3& point, const Vec3& direction, double degrees) {
+             if (s.meshes.empty())
+               throw InputError("BEND: the shape holds no MESH (argument 'mesh'); pass a MESH");
+             for (Mesh& mesh : s.meshes) mesh.Bend(point, direction, degrees);
+           },
+           py::arg("point"), py::arg("direction"), py::arg("degrees"))
+      .def("mesh_element_count",
+           [](const Shape& s) {
+             size_t n = 0;
+             for (const Mesh& mesh : s.meshes) n += mesh.elements.size();
+             return n;
+           })
+      .def("mesh_elements",
+           [](const Shape& s) {  // [(node indices), volid] of the first mesh
+             py::list out;
+             if (s.meshes.empty()) return out;
+             for (const MeshElement& e : s.meshes[0].elements) {
+               std::vector<int> idx(e.nodes.begin(), e.nodes.begin() + e.num_nodes);
+               out.append(py::make_tuple(idx, e.volid));
+             }
+             return out;
+           })
+      .def("mesh_boundary_faces",
+           [](const Shape& s) {  // [(node indices), surfid] of the first mesh's boundary
+             py::list out;
+             if (s.meshes.empty()) return out;
+             for (const MeshFace& f : s.meshes[0].BoundaryFaces())
+               out.append(py::make_tuple(f.nodes, f.surfid));
+             return out;
+           })
       .def("nodes_on_surface",
            [](const Shape& s, int sid) {
              return s.meshes.empty() ? std::vector<int>{} : s.meshes[0].NodesOnSurface(sid);
@@ -176,6 +208,15 @@ void DefineGeometry(py::module_& m) {
           return s;
         },
         py::arg("points"), py::arg("volid"), py::arg("surfid"));
+  m.def("rough_hex",
+        [](const Shape& shape, int i, int j, int k, const std::vector<double>& dx,
+           const std::vector<double>& dy, const std::vector<double>& dz) {
+          Shape s;
+          s.meshes.push_back(geometry::RoughHex(shape.convexes, i, j, k, dx, dy, dz));
+          return s;
+        },
+        py::arg("shape"), py::arg("i"), py::arg("j"), py::arg("k"), py::arg("dx"),
+        py::arg("dy"), py::arg("dz"));
   m.def("hex",
         [](const std::vector<double>& nodes, int i, int j, int k, int volid,
            const std::vector<int>& surfids, const std::vector<double>& dx,

@@ -8,6 +8,7 @@
 
 #include "base/errors.h"
 #include "bindings/bindings.h"
+#include "solvers/auto_solver.h"
 #include "solvers/gauss_seidel_solver.h"
 #include "solvers/newton_solver.h"
 #include "solvers/penalty_solver.h"
@@ -39,6 +40,7 @@ const char* DiagName(DiagSolver d) {
     case DiagSolver::kSemismoothNewton: return "SEMISMOOTH_NEWTON";
     case DiagSolver::kProjectedGradient: return "PROJECTED_GRADIENT";
     case DiagSolver::kDeSaxceFeng: return "DE_SAXCE_FENG";
+    case DiagSolver::kProjectedNewton: return "PROJECTED_NEWTON";
   }
   return "";
 }
@@ -54,9 +56,14 @@ void DefineSolvers(py::module_& m) {
       .def_readonly("error", &solvers::SolverStats::error)
       .def_readonly("rerhist", &solvers::SolverStats::rerhist)
       .def_readonly("merhist", &solvers::SolverStats::merhist)
+      .def_readonly("mvhist", &solvers::SolverStats::mvhist)
+      .def_readonly("winner", &solvers::SolverStats::winner)
       .def_readonly("message", &solvers::SolverStats::message);
 
-  py::class_<solvers::ConstraintSolver>(m, "ConstraintSolver");
+  py::class_<solvers::ConstraintSolver>(m, "ConstraintSolver")
+      .def_property("itershist_on", &solvers::ConstraintSolver::itershist_on,
+                    &solvers::ConstraintSolver::set_itershist)
+      .def_property_readonly("itershist", &solvers::ConstraintSolver::itershist);
   py::class_<GaussSeidelSolver, solvers::ConstraintSolver> c(m, "GaussSeidelSolver");
   c.def(py::init<>());
   Option(c, "epsilon", &GaussSeidelOptions::epsilon);
@@ -72,7 +79,7 @@ void DefineSolvers(py::module_& m) {
       [](GaussSeidelSolver& s, const std::string& v) {
         GaussSeidelOptions o = s.options();
         for (DiagSolver d : {DiagSolver::kSemismoothNewton, DiagSolver::kProjectedGradient,
-                             DiagSolver::kDeSaxceFeng})
+                             DiagSolver::kDeSaxceFeng, DiagSolver::kProjectedNewton})
           if (v == DiagName(d)) {
             o.diagsolver = d;
             s.set_options(o);
@@ -131,9 +138,58 @@ void DefineSolvers(py::module_& m) {
   newton_option("delta", &NewtonOptions::delta);
   newton_option("nonmonlength", &NewtonOptions::nonmonlength);
   newton_option("gsflag", &NewtonOptions::gsflag);
+  newton_option("locdyn", &NewtonOptions::locdyn);
   ns.def_property_readonly("fell_back", &NewtonSolver::fell_back);
   ns.def_property_readonly("linear_iters", &NewtonSolver::linear_iters);
   ns.def_property_readonly("last_stats", &NewtonSolver::last_stats,
+                           py::return_value_policy::reference_internal);
+
+  // AUTO_SOLVER: options as properties (validated by AutoSolver::set_options).
+  using solvers::AutoOptions;
+  using solvers::AutoSolver;
+  py::class_<AutoSolver, solvers::ConstraintSolver> as(m, "AutoSolver");
+  as.def(py::init<>());
+  auto auto_option = [&as](const char* name, auto member) {
+    using T = std::remove_reference_t<decltype(AutoOptions{}.*member)>;
+    as.def_property(
+        name, [member](const AutoSolver& s) { return s.options().*member; },
+        [member](AutoSolver& s, T v) {
+          AutoOptions o = s.options();
+          o.*member = v;
+          s.set_options(o);
+        });
+  };
+  auto_option("meritval", &AutoOptions::meritval);
+  auto_option("maxiter", &AutoOptions::maxiter);
+  auto_option("stallfactor", &AutoOptions::stallfactor);
+  auto_option("newtonwindow", &AutoOptions::newtonwindow);
+  auto_option("gswindow", &AutoOptions::gswindow);
+  as.def_property(
+      "first",
+      [](const AutoSolver& s) {
+        switch (s.options().first) {
+          case AutoOptions::First::kNewton: return "NEWTON";
+          case AutoOptions::First::kGaussSeidel: return "GAUSS_SEIDEL";
+          case AutoOptions::First::kLast: return "LAST";
+        }
+        return "";
+      },
+      [](AutoSolver& s, const std::string& v) {
+        AutoOptions o = s.options();
+        if (v == "NEWTON") o.first = AutoOptions::First::kNewton;
+        else if (v == "GAUSS_SEIDEL") o.first = AutoOptions::First::kGaussSeidel;
+        else if (v == "LAST") o.first = AutoOptions::First::kLast;
+        else
+          throw InputError("AUTO_SOLVER: unknown first '" + v +
+                           "' (argument 'first'); use 'NEWTON', 'GAUSS_SEIDEL' or 'LAST'");
+        s.set_options(o);
+      });
+  as.def_property_readonly("winner_history", &AutoSolver::winner_history);
+  as.def("clear_history", &AutoSolver::clear_history);
+  as.def_property_readonly("newton_iters", &AutoSolver::newton_iters);
+  as.def_property_readonly("gs_iters", &AutoSolver::gs_iters);
+  as.def_property_readonly("switches", &AutoSolver::switches);
+  as.def_property_readonly("last_stats", &AutoSolver::last_stats,
                            py::return_value_policy::reference_internal);
 
   // Solves a pure Signorini-Coulomb problem U = W R + B given in block CSR form (W: 9 values

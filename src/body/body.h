@@ -97,6 +97,15 @@ class Body {
   // motion field.
   virtual void SetInitialVelocity(const Vec3& linear, const Vec3& angular) = 0;
 
+  // Self-contact filter: true when pieces a and b of the current shape must not be tested
+  // against each other (e.g. they touch in the referential configuration).
+  virtual bool SelfContactExcluded(int a, int b) const { return a == b; }
+  // X(x) seen from piece `piece` of the current shape: for self-contact both points of a
+  // contact lie on one body, and each side must map back into its own piece.
+  virtual Vec3 ReferentialPointOnPiece(const Vec3& x, int /*piece*/) const {
+    return ReferentialPoint(x);
+  }
+
   // --- options (manual BODY read/write members)
   Scheme scheme = Scheme::kDefault;
   double damping = 0.0;

@@ -11,7 +11,12 @@
 namespace solfec::body {
 
 std::unique_ptr<Body> MakeBody(BodyKind kind, geometry::Shape shape,
-                               material::BulkMaterial material, std::string label) {
+                               material::BulkMaterial material, std::string label,
+                               std::optional<geometry::Mesh> mesh) {
+  if (mesh && kind != BodyKind::kFiniteElement)
+    throw InputError(std::string("BODY: a background mesh (argument 'mesh') is available for "
+                     "FINITE_ELEMENT bodies only, not for kind '") + KindName(kind) +
+                     "'; drop 'mesh' or use kind 'FINITE_ELEMENT'");
   if (shape.empty())
     throw InputError("BODY: shape is empty (argument 'shape'); pass a CONVEX, MESH or SPHERE");
   switch (kind) {
@@ -23,7 +28,8 @@ std::unique_ptr<Body> MakeBody(BodyKind kind, geometry::Shape shape,
       return std::make_unique<PseudoRigidBody>(std::move(shape), std::move(material),
                                                std::move(label));
     case BodyKind::kFiniteElement:
-      return std::make_unique<FeBody>(std::move(shape), std::move(material), std::move(label));
+      return std::make_unique<FeBody>(std::move(shape), std::move(material), std::move(label),
+                                      std::move(mesh));
   }
   throw InputError(std::string("BODY: kind '") + KindName(kind) +
                    "' is not available yet (argument 'kind'); use 'RIGID', "

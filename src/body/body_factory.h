@@ -2,6 +2,7 @@
 #pragma once
 
 #include <memory>
+#include <optional>
 #include <string>
 
 #include "body/body.h"
@@ -11,9 +12,11 @@
 namespace solfec::body {
 
 // RIGID and OBSTACLE give a RigidBody, PSEUDO_RIGID a PseudoRigidBody, FINITE_ELEMENT an
-// FeBody (shape = a single MESH). Throws InputError naming BODY for an empty shape, a zero
-// volume or an unavailable kind.
+// FeBody (shape = a single MESH, or convexes/spheres embedded in the background `mesh`).
+// Throws InputError naming BODY for an empty shape, a zero volume, an unavailable kind or a
+// `mesh` given for a kind other than FINITE_ELEMENT.
 std::unique_ptr<Body> MakeBody(BodyKind kind, geometry::Shape shape,
-                               material::BulkMaterial material, std::string label);
+                               material::BulkMaterial material, std::string label,
+                               std::optional<geometry::Mesh> mesh = std::nullopt);
 
 }  // namespace solfec::body

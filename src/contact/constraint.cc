@@ -10,6 +10,7 @@ const char* KindName(ConstraintKind k) {
     case ConstraintKind::kFixDirection: return "FIXDIR";
     case ConstraintKind::kVeloDir: return "VELODIR";
     case ConstraintKind::kRigidLink: return "RIGLNK";
+    case ConstraintKind::kSpring: return "SPRING";
   }
   return "UNKNOWN";
 }

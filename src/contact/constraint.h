@@ -3,6 +3,7 @@
 // (+) and on body1 (-) for two bodies, on body1 (+) for one (manual 1, 4.1.13).
 #pragma once
 
+#include <functional>
 #include <string>
 
 #include "base/time_series.h"
@@ -12,8 +13,15 @@
 
 namespace solfec::contact {
 
-enum class ConstraintKind { kContact, kFixPoint, kFixDirection, kVeloDir, kRigidLink };
-const char* KindName(ConstraintKind k);  // "CONTACT", "FIXPNT", "FIXDIR", "VELODIR", "RIGLNK"
+enum class ConstraintKind { kContact, kFixPoint, kFixDirection, kVeloDir, kRigidLink, kSpring };
+// "CONTACT", "FIXPNT", "FIXDIR", "VELODIR", "RIGLNK", "SPRING"
+const char* KindName(ConstraintKind k);
+
+// PUT_SPRING axis: along the line point1-point2 (follower), a fixed spatial direction, or a
+// direction convected with body1 / body2 (update 'FIXED', 'CONV1', 'CONV2').
+enum class SpringUpdate { kFollower, kFixed, kConvected1, kConvected2 };
+// Spring force f(stroke, stroke velocity) [N]; > 0 increases the stroke (pushes apart).
+using SpringFunction = std::function<double(double, double)>;
 
 struct Constraint {
   Id id = kNoId;
@@ -46,6 +54,15 @@ struct Constraint {
   Vec3 X_origin = Vec3::Zero();    // VELODIR: spatial position of the point at creation
   double length = 0.0;             // RIGLNK: link length
   double strength = -1.0;          // FIXPNT/RIGLNK: delete once |R| > strength (< 0: never)
+
+  // SPRING (PUT_SPRING, see domain/springs.h): a missing body's point is X_origin (fixed);
+  // base N is the axis oriented so that U_N = d(stroke)/dt and R_N > 0 increases the stroke.
+  SpringFunction spring_function;  // empty (e.g. restored from a file): no force
+  SpringUpdate spring_update = SpringUpdate::kFollower;
+  Vec3 spring_direction_ref = Vec3::UnitZ();  // CONV1/CONV2: referential direction on the body
+  double spring_length0 = 0.0;  // initial length (follower) or initial projection on the axis
+  double stroke = 0.0;          // length (or projection) at t+h/2 minus spring_length0 [m]
+  bool spring_quasi_static = false;  // QUASI_STATIC step: stroke at q(t), q(t+h) = q(t) + h u
 };
 
 }  // namespace solfec::contact

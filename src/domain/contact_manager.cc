@@ -66,6 +66,11 @@ void SetGeometry(Constraint& c, const ContactGeometry& g, bool keep_tangent) {
     c.base.col(1) = n.cross(t1);
     c.base.col(2) = n;
   }
+  if (c.body1 == c.body2) {  // self-contact: each side maps back into its own piece
+    c.X1 = c.body1->ReferentialPointOnPiece(g.point, c.piece1);
+    c.X2 = c.body2->ReferentialPointOnPiece(g.point, c.piece2);
+    return;
+  }
   c.X1 = c.body1->ReferentialPoint(g.point);
   c.X2 = c.body2->ReferentialPoint(g.point);
 }
@@ -178,6 +183,8 @@ void ContactManager::Detect(Domain& d) {
       std::swap(ia, ib);
       std::swap(A, B);
     }
+    // Self-contact (BODY.selfcontact 'ON'): pieces touching in the reference stay apart.
+    if (A == B && A->SelfContactExcluded(ia->piece, ib->piece)) continue;
     if (d.excluded_bodies.count(std::minmax(A->id(), B->id()))) continue;
     if (existing.count(KeyOf(A->id(), ia->piece, B->id(), ib->piece))) continue;
     if (!d.excluded_objects.empty()) {

@@ -3,10 +3,12 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
 #include <sstream>
 
 #include "base/errors.h"
 #include "base/math.h"
+#include "domain/springs.h"
 #include "integration/integrator.h"
 
 namespace solfec::domain {
@@ -113,10 +115,13 @@ void Domain::Step(solvers::ConstraintSolver& solver) {
 
   // q(t+h/2) = q(t) + h/2 u(t); u_free = u(t) + h A^-1 f(t+h/2)       (integration)
   timer.Start();
-  const Vec3 g = Gravity(t + 0.5 * h);
-  for (auto& b : bodies_) integration::CheckStep(*b, h);  // throws before anything moves
-  for (auto& b : bodies_) integration::BeginStep(*b, t, h);
-  for (auto& b : bodies_) integration::FreeVelocity(*b, t, h, g);
+  // QUASI_STATIC: q and the loads at t+h, u_free = h A^-1 f (quasi_static_integrator.h).
+  const bool qs = analysis_ == Analysis::kQuasiStatic;
+  const auto mode = qs ? integration::Mode::kQuasiStatic : integration::Mode::kDynamic;
+  const Vec3 g = Gravity(qs ? t + h : t + 0.5 * h);
+  for (auto& b : bodies_) integration::CheckStep(*b, h, mode);  // throws before anything moves
+  for (auto& b : bodies_) integration::BeginStep(*b, t, h, mode);
+  for (auto& b : bodies_) integration::FreeVelocity(*b, t, h, g, mode);
   stage_times_.TIMINT = timer.Stop();
 
   // update existing constraints at q(t+h/2)                           (contact)
@@ -136,7 +141,7 @@ void Domain::Step(solvers::ConstraintSolver& solver) {
   std::vector<Constraint*> rows;
   rows.reserve(constraints_.size());
   for (Constraint& c : constraints_) rows.push_back(&c);
-  local_dynamics_.Assemble(rows, t, h, problem_);
+  local_dynamics_.Assemble(rows, t, h, problem_, {solver.matrix_free(), qs});
   stage_times_.LOCDYN = timer.Stop();
 
   // solve C(B + W R, R) = 0                                            (solvers)
@@ -152,7 +157,7 @@ void Domain::Step(solvers::ConstraintSolver& solver) {
 
   // u(t+h) = u_free + A^-1 H^T R h; q(t+h) = q(t+h/2) + h/2 u(t+h)     (integration)
   timer.Start();
-  for (auto& b : bodies_) integration::EndStep(*b, t, h);
+  for (auto& b : bodies_) integration::EndStep(*b, t, h, mode);
   AccountContactWork(h);
   time_ = t + h;
   ++step_count_;
@@ -171,8 +176,17 @@ void Domain::Step(solvers::ConstraintSolver& solver) {
 bool Domain::Run(solvers::ConstraintSolver& solver, double duration) {
   const long steps = std::max(0L, std::lround(duration / step_));
   run_end_time_ = time_ + steps * step_;
+  bool warned = false;  // one stderr warning per RUN about an unconverged solve
   for (long s = 0; s < steps; ++s) {
     Step(solver);
+    if (!solver_stats_.converged && !warned) {
+      warned = true;
+      std::fprintf(stderr, "WARNING: %s did not converge at step %d (t = %g): merit %.3e after "
+                   "%d iterations (error %s); further failures of this RUN are not reported "
+                   "here (see the progress line and HISTORY 'MERIT')\n", solver.name(),
+                   step_count_, time_, solver_stats_.merit, solver_stats_.iters,
+                   solver_stats_.error.c_str());
+    }
     if (!solver_stats_.converged && solver_failure && !solver_failure(solver_stats_))
       return false;
     for (Callback& cb : callbacks_) {
@@ -206,6 +220,9 @@ void Domain::UpdateUserConstraints() {
         }
         break;
       }
+      case ConstraintKind::kSpring:
+        UpdateSpring(c, analysis_ == Analysis::kQuasiStatic);
+        break;
     }
   }
 }

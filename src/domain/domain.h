@@ -29,6 +29,8 @@
 
 namespace solfec::domain {
 
+// kQuasiStatic: inertia neglected, one equilibrium step per time step (the integrator's
+// Mode::kQuasiStatic, integration/quasi_static_integrator.h).
 enum class Analysis { kDynamic, kQuasiStatic };
 
 // Per-stage timings of the last step [s] (manual TIMING/HISTORY labels).

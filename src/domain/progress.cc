@@ -5,6 +5,7 @@
 
 #include <chrono>
 #include <cstdio>
+#include <string>
 
 #include "base/errors.h"
 #include "domain/domain.h"
@@ -35,9 +36,13 @@ struct Printer {
       std::printf("%s%3d%%%s", lead, static_cast<int>(100.0 * span + 0.5), tail);
     } else {
       const auto& s = d.solver_stats();
+      // An unconverged solve shows its final merit and error code (e.g. 'DIVERGED');
+      // AUTO_SOLVER adds the solver that met meritval.
+      std::string note = s.converged ? "" : " (not converged: " + s.error + ")";
+      if (s.converged && !s.winner.empty()) note = " by " + s.winner;
       std::printf("%st=%-10.4g step %-7d bodies %-6zu constraints %-7zu iters %-5d merit %.2e%s%s",
                   lead, d.time(), d.step_count(), d.bodies().size(), d.constraints().size(),
-                  s.iters, s.merit, s.converged ? "" : " (not converged)", tail);
+                  s.iters, s.merit, note.c_str(), tail);
     }
     std::fflush(stdout);
   }

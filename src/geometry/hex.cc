@@ -1,6 +1,11 @@
-// HEX: structured hexahedral mesh spanned trilinearly on 8 corner nodes, with grading.
+// HEX: structured hexahedral mesh spanned trilinearly on 8 corner nodes, with grading;
+// ROUGH_HEX: such a mesh on the box bounding convexes.
+#include <algorithm>
+#include <array>
 #include <cmath>
 #include <string>
+
+#include <Eigen/Eigenvalues>
 
 #include "base/errors.h"
 #include "geometry/shape.h"
@@ -94,6 +99,79 @@ Mesh Hex(const std::vector<Vec3>& corners, int i, int j, int k, int volid,
   mesh.default_surfid = surfids[0];
   mesh.Validate("HEX");
   return mesh;
+}
+
+namespace {
+
+// Principal axes of the Euler tensor as columns, permuted and signed to lie closest to
+// x, y, z, right-handed.
+Mat3 PrincipalFrame(const Mat3& euler) {
+  Eigen::SelfAdjointEigenSolver<Mat3> eig(euler);
+  const Mat3 V = eig.eigenvectors();
+  std::array<int, 3> perm = {0, 1, 2}, best = perm;
+  double best_score = -1.0;
+  do {  // assignment of eigenvectors to x, y, z maximising the alignment
+    const double score =
+        std::abs(V(0, perm[0])) + std::abs(V(1, perm[1])) + std::abs(V(2, perm[2]));
+    if (score > best_score) best_score = score, best = perm;
+  } while (std::next_permutation(perm.begin(), perm.end()));
+  Mat3 R;
+  for (int a = 0; a < 3; ++a) {
+    R.col(a) = V.col(best[a]);
+    if (R(a, a) < 0.0) R.col(a) = -R.col(a);
+  }
+  if (R.determinant() < 0.0) R.col(2) = -R.col(2);
+  return R;
+}
+
+// Box [lo, hi] of the points in the frame R (coordinates R^T x).
+void FrameBox(const std::vector<Vec3>& points, const Mat3& R, Vec3& lo, Vec3& hi) {
+  Aabb box;
+  for (const Vec3& p : points) box.Extend(Vec3(R.transpose() * p));
+  lo = box.lo;
+  hi = box.hi;
+}
+
+}  // namespace
+
+Mesh RoughHex(const std::vector<Convex>& convexes, int i, int j, int k,
+              const std::vector<double>& dx, const std::vector<double>& dy,
+              const std::vector<double>& dz) {
+  std::vector<Vec3> points;
+  MassProperties mp;
+  for (const Convex& c : convexes) {
+    points.insert(points.end(), c.vertices.begin(), c.vertices.end());
+    mp += c.ComputeMassProperties();
+  }
+  if (points.empty())
+    throw InputError("ROUGH_HEX: the shape has no convex vertices (argument 'shape'); pass a "
+                     "CONVEX object or a list of them");
+  Mat3 R = Mat3::Identity();
+  Vec3 lo, hi;
+  FrameBox(points, R, lo, hi);
+  if (mp.volume > 0.0 && mp.euler.allFinite()) {
+    const Mat3 P = PrincipalFrame(mp.euler);
+    Vec3 plo, phi;
+    FrameBox(points, P, plo, phi);
+    if ((phi - plo).prod() < (1.0 - 1e-9) * (hi - lo).prod()) R = P, lo = plo, hi = phi;
+  }
+  const Vec3 size = hi - lo;
+  const Vec3 margin = (0.01 * size).cwiseMax(Vec3::Constant(1e-9 * size.norm()));
+  lo -= margin;
+  hi += margin;
+  std::vector<Vec3> corners(8);
+  for (int c = 0; c < 8; ++c) {
+    const bool up_x = c == 1 || c == 2 || c == 5 || c == 6;
+    const bool up_y = c == 2 || c == 3 || c == 6 || c == 7;
+    const Vec3 local(up_x ? hi.x() : lo.x(), up_y ? hi.y() : lo.y(), c >= 4 ? hi.z() : lo.z());
+    corners[c] = R * local;
+  }
+  try {
+    return Hex(corners, i, j, k, 0, std::vector<int>(6, 0), dx, dy, dz);
+  } catch (const InputError& err) {
+    const std::string msg = err.what();
+    throw InputError("ROUGH_HEX" + msg.substr(std::min<size_t>(3, msg.size())));
+  }
 }
 
 }  // namespace solfec::geometry

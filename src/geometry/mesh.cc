@@ -4,10 +4,14 @@
 #include <algorithm>
 #include <array>
 #include <cmath>
+#include <limits>
 #include <sstream>
 #include <unordered_map>
 
+#include <Eigen/Eigenvalues>
+
 #include "base/errors.h"
+#include "base/math.h"
 
 namespace solfec::geometry {
 namespace {
@@ -214,7 +218,12 @@ void Mesh::Validate(const std::string& routine) const {
         if (!list.empty()) list += ' ';
         list += std::to_string(v);
       }
-      Fail(routine, name + " (nodes " + list + ") is not a boundary face", "surfids",
+      const std::string why =
+          it == table.end()
+              ? " matches no element face (a missing surface)"
+              : " is an inner face of elements " + std::to_string(it->second.element[0]) +
+                    " and " + std::to_string(it->second.element[1]);
+      Fail(routine, name + " (nodes " + list + ") is not a boundary face:" + why, "surfids",
            "list only faces on the mesh boundary");
     }
   }
@@ -304,6 +313,72 @@ void Mesh::Transform(const Mat3& A, const Vec3& t) {
         break;
     }
   }
+}
+
+namespace {
+
+// Unit direction normal to d along which the nodes spread most (see Mesh::Bend).
+Vec3 ExtentDirection(const std::vector<Vec3>& nodes, const Vec3& d) {
+  const Mat3 P = Mat3::Identity() - d * d.transpose();
+  Vec3 mean = Vec3::Zero();
+  for (const Vec3& x : nodes) mean += P * x;
+  mean /= static_cast<double>(nodes.size());
+  Mat3 cov = Mat3::Zero();
+  for (const Vec3& x : nodes) {
+    const Vec3 y = P * x - mean;
+    cov += y * y.transpose();
+  }
+  Eigen::SelfAdjointEigenSolver<Mat3> eig(cov);
+  return eig.eigenvectors().col(2).normalized();  // eigenvalues ascending
+}
+
+}  // namespace
+
+void Mesh::Bend(const Vec3& point, const Vec3& direction, double degrees) {
+  const std::string r = "BEND";
+  if (nodes.empty()) Fail(r, "the mesh has no nodes", "mesh", "pass a non-empty MESH");
+  if (!point.allFinite()) Fail(r, "the point is not finite", "point", "give (x, y, z)");
+  const double len = direction.norm();
+  if (!direction.allFinite() || !(len > 0.0))
+    Fail(r, "the axis direction is zero", "direction", "give a non-zero direction");
+  if (!std::isfinite(degrees) || degrees == 0.0 || std::abs(degrees) > 360.0) {
+    std::ostringstream what;
+    what << "the angle " << degrees << " is out of range";
+    Fail(r, what.str(), "degrees", "give 0 < |degrees| <= 360");
+  }
+  Vec3 d = direction / len;
+  if (degrees < 0.0) d = -d;
+  const double total = std::abs(degrees) * kPi / 180.0;
+  const Aabb box = Bounds();
+  const double size = (box.hi - box.lo).norm();
+  const Vec3 e0 = ExtentDirection(nodes, d);
+  Vec3 n = e0.cross(d);
+  double mean_r = 0.0;
+  for (const Vec3& x : nodes) mean_r += (x - point).dot(n);
+  if (mean_r < 0.0) n = -n;
+  const Vec3 e = d.cross(n);
+  double smin = std::numeric_limits<double>::infinity(), smax = -smin;
+  for (int k = 0; k < static_cast<int>(nodes.size()); ++k) {
+    const Vec3 y = nodes[k] - point;
+    const double s = y.dot(e), rho = y.dot(n);
+    smin = std::min(smin, s);
+    smax = std::max(smax, s);
+    if (!(rho > 1e-12 * size)) {
+      std::ostringstream what;
+      what << "node " << k << " lies on the axis or beyond it (distance " << rho
+           << " from the axis along the bending radius)";
+      Fail(r, what.str(), "point", "place the axis beside the mesh, outside it");
+    }
+  }
+  if (!(smax - smin > 1e-12 * size))
+    Fail(r, "the mesh has no extent normal to the axis", "direction",
+         "choose an axis normal to the mesh's long direction");
+  for (Vec3& x : nodes) {
+    const Vec3 y = x - point;
+    const double a = total * (y.dot(e) - smin) / (smax - smin);
+    x = point + y.dot(d) * d + y.dot(n) * (std::cos(a) * n + std::sin(a) * e);
+  }
+  Validate(r);
 }
 
 }  // namespace solfec::geometry

@@ -51,6 +51,28 @@ struct Mesh {
   Aabb Bounds() const;
   MassProperties ComputeMassProperties() const;
   void Transform(const Mat3& A, const Vec3& t);
+
+  // BEND about the axis (point, direction) by `degrees` (0 < |degrees| <= 360). With d the
+  // unit direction (negated together with the angle when degrees < 0), e the unit direction
+  // normal to d along which the nodes spread most (largest eigenvalue of the covariance of
+  // the nodes projected on the plane normal to d) and n = e x d oriented from the axis towards
+  // the nodes (mean (x - p).n > 0), e := d x n, a node x = p + s e + r n + z d is mapped to
+  //   x' = p + z d + r (cos(a) n + sin(a) e),  a = |degrees| (s - s_min) / (s_max - s_min),
+  // i.e. the straight extent [s_min, s_max] is wrapped onto an arc about the axis keeping
+  // each node's distance r from the axis (fibres at r are stretched by r a_total / length).
+  // Throws InputError naming BEND for a zero direction, an angle out of range, a node with
+  // r <= 0 (the axis must lie beside the mesh), a mesh without extent or an element that
+  // the bend inverts.
+  void Bend(const Vec3& point, const Vec3& direction, double degrees);
 };
+
+// ROUGH_HEX: an i x j x k hexahedral mesh (HEX grading dx, dy, dz) of the box bounding the
+// convexes: of the axis-aligned box and the box aligned with the principal axes of the
+// convexes' Euler tensor (axes ordered and signed to lie closest to x, y, z; right-handed),
+// the one of smaller volume, enlarged by 1% of its size per side (at least 1e-9 of the
+// diagonal). volid 0, all surface ids 0. Throws InputError naming ROUGH_HEX.
+Mesh RoughHex(const std::vector<Convex>& convexes, int i, int j, int k,
+              const std::vector<double>& dx, const std::vector<double>& dy,
+              const std::vector<double>& dz);
 
 }  // namespace solfec::geometry

@@ -33,6 +33,9 @@
 //   and reversibility hold up to the O(h |Omega| |tau|) rotation of the impulse.
 //
 // Linear motion is the midpoint/leapfrog rule for all schemes: exact for constant forces.
+//
+// Mode::kQuasiStatic (QUASI_STATIC analysis) bypasses all of the above for every body kind:
+// see quasi_static_integrator.h.
 #include "integration/integrator.h"
 
 #include <string>
@@ -42,6 +45,7 @@
 #include "body/rigid_body.h"
 #include "integration/fe_integrator.h"
 #include "integration/pseudo_rigid_integrator.h"
+#include "integration/quasi_static_integrator.h"
 #include "integration/rigid_rotation.h"
 
 namespace solfec::integration {
@@ -66,13 +70,9 @@ Scheme RigidScheme(Scheme s) {
   return (s == Scheme::kRigPos || s == Scheme::kRigImp) ? s : Scheme::kRigNeg;
 }
 
-// Lambda := Lambda exp[a W], re-orthonormalised (one polar Newton step) once round-off has
-// accumulated beyond 1e-13; the exponential map alone keeps it at the 1e-15 level per step.
+// Lambda := Lambda exp[a W] (re-orthonormalised, see rigid_rotation.h).
 void RotateBy(RigidBody& b, const Vec3& W, double a) {
-  Mat3 L = b.rotation() * ExpMap(a * W);
-  const Mat3 E = L.transpose() * L - Mat3::Identity();
-  if (E.cwiseAbs().maxCoeff() > 1e-13) L = L * (Mat3::Identity() - 0.5 * E);
-  b.set_rotation(L);
+  b.set_rotation(RotateOrthonormal(b.rotation(), W, a));
 }
 
 // The common half-step motion q := q + (h/2) u (rotation by the exponential map).
@@ -83,12 +83,14 @@ void HalfStep(RigidBody& b, const Vec3& W, const Vec3& v, double h) {
 
 }  // namespace
 
-void CheckStep(const body::Body& b, double h) {
+void CheckStep(const body::Body& b, double h, Mode mode) {
+  if (mode == Mode::kQuasiStatic) return;
   if (auto* p = dynamic_cast<const PseudoRigidBody*>(&b)) CheckPseudoRigidStep(*p, h);
   if (auto* f = dynamic_cast<const body::FeBody*>(&b)) CheckFeStep(*f, h);
 }
 
-void BeginStep(body::Body& b, double t, double h) {
+void BeginStep(body::Body& b, double t, double h, Mode mode) {
+  if (mode == Mode::kQuasiStatic) return BeginQuasiStaticStep(b, t, h);
   if (auto* p = dynamic_cast<PseudoRigidBody*>(&b)) return BeginPseudoRigidStep(*p, t, h);
   if (auto* f = dynamic_cast<body::FeBody*>(&b)) return BeginFeStep(*f, t, h);
   RigidBody& r = AsRigid(b);
@@ -97,7 +99,8 @@ void BeginStep(body::Body& b, double t, double h) {
   r.UpdateShape();
 }
 
-void FreeVelocity(body::Body& b, double t, double h, const Vec3& gravity) {
+void FreeVelocity(body::Body& b, double t, double h, const Vec3& gravity, Mode mode) {
+  if (mode == Mode::kQuasiStatic) return QuasiStaticFreeVelocity(b, t, h, gravity);
   if (auto* p = dynamic_cast<PseudoRigidBody*>(&b))
     return PseudoRigidFreeVelocity(*p, t, h, gravity);
   if (auto* f = dynamic_cast<body::FeBody*>(&b)) return FeFreeVelocity(*f, t, h, gravity);
@@ -135,7 +138,8 @@ void FreeVelocity(body::Body& b, double t, double h, const Vec3& gravity) {
   }
 }
 
-void EndStep(body::Body& b, double t, double h) {
+void EndStep(body::Body& b, double t, double h, Mode mode) {
+  if (mode == Mode::kQuasiStatic) return EndQuasiStaticStep(b, t, h);
   if (auto* p = dynamic_cast<PseudoRigidBody*>(&b)) return EndPseudoRigidStep(*p, t, h);
   if (auto* f = dynamic_cast<body::FeBody*>(&b)) return EndFeStep(*f, t, h);
   RigidBody& r = AsRigid(b);

@@ -53,4 +53,11 @@ Vec3 SolveRotatedMomentum(const Mat3& J, const Mat3& J_inv, const Vec3& P, doubl
                     "iterations; reduce the time step");
 }
 
+Mat3 RotateOrthonormal(const Mat3& L0, const Vec3& W, double a) {
+  Mat3 L = L0 * ExpMap(a * W);
+  const Mat3 E = L.transpose() * L - Mat3::Identity();
+  if (E.cwiseAbs().maxCoeff() > 1e-13) L = L * (Mat3::Identity() - 0.5 * E);
+  return L;
+}
+
 }  // namespace solfec::integration

@@ -24,4 +24,8 @@ Mat3 RightJacobian(const Vec3& phi);
 Vec3 SolveRotatedMomentum(const Mat3& J, const Mat3& J_inv, const Vec3& P, double a,
                           const Vec3& guess);
 
+// L exp[a W], re-orthonormalised (one polar Newton step) once round-off has accumulated
+// beyond 1e-13; the exponential map alone keeps it at the 1e-15 level per step.
+Mat3 RotateOrthonormal(const Mat3& L, const Vec3& W, double a);
+
 }  // namespace solfec::integration

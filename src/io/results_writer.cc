@@ -10,6 +10,7 @@
 #include "base/errors.h"
 #include "base/timer.h"
 #include "body/body.h"
+#include "body/fem/fe_body.h"
 #include "contact/constraint.h"
 
 namespace solfec::io {
@@ -261,9 +262,15 @@ void ResultsWriter::StageDefinition(const body::Body& b) {
     sr.surfid = sp.surfid;
     S.spheres.push_back(sr);
   }
+  // FINITE_ELEMENT bodies: the referential mesh (node order = the order of q and u) is stored
+  // as the body's mesh, next to its per-element convexes (docs/output.md).
+  std::vector<const geometry::Mesh*> meshes;
+  for (const geometry::Mesh& m : s.meshes) meshes.push_back(&m);
+  if (const auto* fe = dynamic_cast<const body::FeBody*>(&b)) meshes.push_back(&fe->mesh());
   r.mesh_start = S.mesh0 + static_cast<int64_t>(S.meshes.size());
-  r.mesh_count = static_cast<int64_t>(s.meshes.size());
-  for (const geometry::Mesh& m : s.meshes) {
+  r.mesh_count = static_cast<int64_t>(meshes.size());
+  for (const geometry::Mesh* mp : meshes) {
+    const geometry::Mesh& m = *mp;
     MeshRow mr;
     mr.body = b.id();
     mr.default_surfid = m.default_surfid;

@@ -2,8 +2,11 @@
 #include "local_dynamics/local_dynamics.h"
 
 #include <algorithm>
+#include <cmath>
+#include <string>
 #include <unordered_map>
 
+#include "base/errors.h"
 #include "base/math.h"
 
 namespace solfec::local_dynamics {
@@ -20,17 +23,48 @@ Vec3 Point1(const Constraint& c) {
   return c.body1 ? c.body1->SpatialPoint(c.X1) : c.X_origin;
 }
 
+// PUT_SPRING row: R_N = f(s, v) at the implicit-midpoint stroke s = s(t+h/2) + h/4 (U_N - V)
+// and velocity v = (U_N + V)/2 (V = U_N at t; q(t+h/2) -+ h/2 u gives q(t), q(t+h)), which
+// conserves the energy of a linear spring; linearised once at the free velocity U_N = B_N
+// with central differences. A positive slope (unstable f) is dropped: f acts explicitly.
+// QUASI_STATIC (stroke at q(t), q(t+h) = q(t) + h u): f at s(t) + h U_N and v = U_N,
+// linearised at U_N = 0 (the increment vanishes at equilibrium, where R_N = f(s, 0) exactly).
+void SetSpringLaw(const Constraint& c, double B_N, double h, Law& law) {
+  const bool qs = c.spring_quasi_static;
+  law.kind = LawKind::kSpring;
+  law.spring_U0 = qs ? 0.0 : B_N;
+  if (!c.spring_function) return;  // e.g. restored from a results file: no force
+  const double V = c.U_prev.z();
+  const double s = qs ? c.stroke : c.stroke + 0.25 * h * (B_N - V);
+  const double v = qs ? 0.0 : 0.5 * (B_N + V);
+  const auto& f = c.spring_function;
+  // Difference steps relative to the spring's length and velocity scales (floor 1 nm).
+  const double Ls = std::abs(s) + std::abs(c.spring_length0) + (c.point2 - c.point).norm() + 1e-9;
+  const double ds = 1e-6 * Ls;
+  const double dv = 1e-6 * (std::abs(v) + std::abs(B_N) + std::abs(V) + Ls / h);
+  const double f0 = f(s, v);
+  const double fs = (f(s + ds, v) - f(s - ds, v)) / (2.0 * ds);
+  const double fv = (f(s, v + dv) - f(s, v - dv)) / (2.0 * dv);
+  if (!std::isfinite(f0) || !std::isfinite(fs) || !std::isfinite(fv))
+    throw InputError("PUT_SPRING: the spring function of constraint " + std::to_string(c.id) +
+                     " is not finite near stroke " + std::to_string(s) + ", velocity " +
+                     std::to_string(v) + "; it must return a finite force");
+  law.spring_force = f0;
+  law.spring_slope = std::min(0.0, qs ? h * fs + fv : 0.25 * h * fs + 0.5 * fv);
+}
+
 }  // namespace
 
-Law MakeLaw(const Constraint& c, double t, double h) {
+Law MakeLaw(const Constraint& c, double t, double h, bool quasi_static) {
   Law law;
   const Vec3 n = c.base.col(2);
+  const double reach = quasi_static ? 1.0 / h : 2.0 / h;  // U per unit position error
   switch (c.kind) {
     case ConstraintKind::kContact: {
       law.kind = LawKind::kSignoriniCoulomb;
       if (c.material) {
         law.friction = c.material->friction;
-        law.restitution = c.material->restitution;
+        law.restitution = quasi_static ? 0.0 : c.material->restitution;
         law.cohesion = c.material->cohesion * c.area;
         law.spring_dashpot = c.material->model == material::SurfaceModel::kSpringDashpot;
         law.spring = c.material->spring;
@@ -44,19 +78,19 @@ Law MakeLaw(const Constraint& c, double t, double h) {
     }
     case ConstraintKind::kFixPoint: {
       law.kind = LawKind::kEquality;
-      law.target = c.base.transpose() * (2.0 / h) * (c.X_origin - Point1(c));
+      law.target = c.base.transpose() * reach * (c.X_origin - Point1(c));
       break;
     }
     case ConstraintKind::kFixDirection: {
       law.kind = LawKind::kNormalEquality;
-      law.target.z() = (2.0 / h) * n.dot(c.X_origin - Point1(c));
+      law.target.z() = reach * n.dot(c.X_origin - Point1(c));
       break;
     }
     case ConstraintKind::kVeloDir: {
       law.kind = LawKind::kNormalEquality;
       if (c.has_displacement) {
         const double d = c.displacement.Value(t + h);
-        law.target.z() = (2.0 / h) * (n.dot(c.X_origin - Point1(c)) + d);
+        law.target.z() = reach * (n.dot(c.X_origin - Point1(c)) + d);
       } else {
         law.target.z() = c.velocity(t + h);
       }
@@ -68,13 +102,16 @@ Law MakeLaw(const Constraint& c, double t, double h) {
       const Vec3 x2 = c.body2 ? c.body2->SpatialPoint(c.X2) : c.X_origin;
       if (c.length <= 0.0) {
         law.kind = LawKind::kEquality;
-        law.target = c.base.transpose() * (2.0 / h) * (x1 - x2);
+        law.target = c.base.transpose() * reach * (x1 - x2);
       } else {
         law.kind = LawKind::kNormalEquality;
-        law.target.z() = (2.0 / h) * (c.length - (x2 - x1).norm());
+        law.target.z() = reach * (c.length - (x2 - x1).norm());
       }
       break;
     }
+    case ConstraintKind::kSpring:
+      law.kind = LawKind::kSpring;  // force and slope need B (SetSpringLaw in Assemble)
+      break;
   }
   return law;
 }
@@ -112,10 +149,15 @@ Mat3 LocalDynamics::Block(const Entry& a, const Entry& b) const {
 }
 
 void LocalDynamics::Assemble(const std::vector<Constraint*>& cons, double t, double h,
-                             solvers::BlockProblem& P) {
+                             solvers::BlockProblem& P, Options options) {
+  const bool matrix_free = options.matrix_free;
   const int n = static_cast<int>(cons.size());
   P.Resize(n);
   P.step = h;
+  P.W_operator = nullptr;
+  h_ = h;
+  rows_ = n;
+  bodies_.clear();
   if (static_cast<int>(entries_.size()) < n) entries_.resize(n);
   num_entries_.assign(n, 0);
 
@@ -133,6 +175,7 @@ void LocalDynamics::Assemble(const std::vector<Constraint*>& cons, double t, dou
       e.body_index = -1;
       if (e.body->kind() == body::BodyKind::kObstacle) continue;
       auto [it, inserted] = index.try_emplace(e.body, num_bodies);
+      if (inserted) bodies_.push_back(e.body);
       if (inserted && ++num_bodies > static_cast<int>(rows_of_body_.size()))
         rows_of_body_.emplace_back();
       e.body_index = it->second;
@@ -147,11 +190,6 @@ void LocalDynamics::Assemble(const std::vector<Constraint*>& cons, double t, dou
     return r;
   };
 
-  slot_.assign(n, -1);
-  std::vector<int> touched;
-  P.row_ptr.assign(1, 0);
-  P.col.clear();
-  P.W.clear();
   for (int i = 0; i < n; ++i) {
     Constraint& c = *cons[i];
     // B = H u_free, U_prev = H u(t), law and warm start.
@@ -163,9 +201,44 @@ void LocalDynamics::Assemble(const std::vector<Constraint*>& cons, double t, dou
     }
     c.U_prev = U0;
     P.B[i] = B;
-    P.laws[i] = MakeLaw(c, t, h);
+    P.laws[i] = MakeLaw(c, t, h, options.quasi_static);
+    if (c.kind == ConstraintKind::kSpring) SetSpringLaw(c, B.z(), h, P.laws[i]);
     P.R[i] = c.R;
+  }
+  AssembleW(P, !matrix_free);
+  if (matrix_free) {
+    operator_ = Operator(this);
+    P.W_operator = &operator_;
+  }
+}
 
+void LocalDynamics::AssembleW(solvers::BlockProblem& P, bool full) {
+  const int n = rows_;
+  const double h = h_;
+  P.row_ptr.assign(1, 0);
+  P.col.clear();
+  P.W.clear();
+  if (!full) {
+    // Diagonal blocks only: W_ii = sum over pairs of entries of row i on one body.
+    for (int i = 0; i < n; ++i) {
+      Mat3 Wii = Mat3::Zero();
+      for (int ka = 0; ka < num_entries_[i]; ++ka) {
+        const Entry& ea = entries_[i][ka];
+        if (ea.body_index < 0) continue;
+        for (int kb = 0; kb < num_entries_[i]; ++kb) {
+          const Entry& eb = entries_[i][kb];
+          if (eb.body == ea.body) Wii += (h * ea.sign * eb.sign) * Block(ea, eb);
+        }
+      }
+      P.col.push_back(i);
+      P.W.push_back(Wii);
+      P.row_ptr.push_back(i + 1);
+    }
+    return;
+  }
+  slot_.assign(n, -1);
+  std::vector<int> touched;
+  for (int i = 0; i < n; ++i) {
     // Row i of W: diagonal first, then couplings through shared bodies (sorted columns).
     const size_t start = P.col.size();
     P.col.push_back(i);
@@ -203,6 +276,36 @@ void LocalDynamics::Assemble(const std::vector<Constraint*>& cons, double t, dou
     }
     for (int j : touched) slot_[j] = -1;
     P.row_ptr.push_back(static_cast<int>(P.col.size()));
+  }
+}
+
+void LocalDynamics::ApplyW(const std::vector<Vec3>& x, std::vector<Vec3>& y) {
+  // z_b = sum over rows i on body b of sign H^T x_i; z_b <- A_b^-1 z_b; y_i = h sign H z_b.
+  const int nb = static_cast<int>(bodies_.size());
+  if (static_cast<int>(body_work_.size()) < nb) body_work_.resize(nb);
+  for (int b = 0; b < nb; ++b) body_work_[b].setZero(bodies_[b]->num_dofs(), 1);
+  for (int i = 0; i < rows_; ++i) {
+    for (int k = 0; k < num_entries_[i]; ++k) {
+      const Entry& e = entries_[i][k];
+      if (e.body_index < 0) continue;
+      MatX& z = body_work_[e.body_index];
+      const Vec3 r = e.sign * x[i];
+      for (size_t d = 0; d < e.H.dofs.size(); ++d) z(e.H.dofs[d], 0) += e.H.values.col(d).dot(r);
+    }
+  }
+  for (int b = 0; b < nb; ++b) bodies_[b]->ApplyInverseInertia(body_work_[b]);
+  y.assign(rows_, Vec3::Zero());
+  for (int i = 0; i < rows_; ++i) {
+    Vec3 yi = Vec3::Zero();
+    for (int k = 0; k < num_entries_[i]; ++k) {
+      const Entry& e = entries_[i][k];
+      if (e.body_index < 0) continue;
+      const MatX& z = body_work_[e.body_index];
+      Vec3 v = Vec3::Zero();
+      for (size_t d = 0; d < e.H.dofs.size(); ++d) v += e.H.values.col(d) * z(e.H.dofs[d], 0);
+      yi += (h_ * e.sign) * v;
+    }
+    y[i] = yi;
   }
 }
 

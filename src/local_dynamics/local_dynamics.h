@@ -18,8 +18,21 @@ class LocalDynamics {
   // (row i = cons[i]) at time t+h (targets of prescribed motions use t+h). Constraint
   // geometry (point, base, gap) must be current (t+h/2 configuration). R is warm-started
   // from each constraint's R. Also sets each constraint's U_prev = H u(t).
+  // With matrix_free (NEWTON_SOLVER locdyn 'OFF') only the diagonal blocks are stored and
+  // problem.W_operator is set to this object's operator (valid until the next Assemble):
+  // W x = sum over bodies h H A^-1 H^T x through Body::ApplyInverseInertia.
+  // With quasi_static (SOLFEC 'QUASI_STATIC') the laws are those of MakeLaw's quasi-static
+  // form.
+  struct Options {
+    bool matrix_free = false;
+    bool quasi_static = false;
+  };
   void Assemble(const std::vector<contact::Constraint*>& cons, double t, double h,
-                solvers::BlockProblem& problem);
+                solvers::BlockProblem& problem, Options options);
+  void Assemble(const std::vector<contact::Constraint*>& cons, double t, double h,
+                solvers::BlockProblem& problem) {
+    Assemble(cons, t, h, problem, Options{});
+  }
 
   // Copies R, U back to the constraints and adds h H^T R to each body's impulse().
   void Scatter(const std::vector<contact::Constraint*>& cons, double h,
@@ -39,17 +52,44 @@ class LocalDynamics {
   };
   void BuildEntry(body::Body* b, const Vec3& X, const Mat3& base, double sign, Entry& e) const;
   Mat3 Block(const Entry& a, const Entry& b) const;
+  // Rows of W: full block rows (diagonal first, sorted columns) or diagonal blocks only.
+  void AssembleW(solvers::BlockProblem& P, bool full);
+  // y = W x through the bodies (the matrix-free product).
+  void ApplyW(const std::vector<Vec3>& x, std::vector<Vec3>& y);
+
+  // The solvers::WOperator view of this assembly.
+  class Operator final : public solvers::WOperator {
+   public:
+    explicit Operator(LocalDynamics* owner = nullptr) : owner_(owner) {}
+    void Apply(const std::vector<Vec3>& x, std::vector<Vec3>& y) const override {
+      owner_->ApplyW(x, y);
+    }
+    void AssembleFull(solvers::BlockProblem& problem) const override {
+      owner_->AssembleW(problem, true);
+    }
+
+   private:
+    LocalDynamics* owner_;
+  };
+  Operator operator_;  // re-pointed at this object by every matrix-free Assemble
 
   // Work arrays reused between steps (capacity kept).
   std::vector<std::array<Entry, 2>> entries_;  // per row: up to two bodies
   std::vector<int> num_entries_;
   std::vector<std::vector<int>> rows_of_body_;
   std::vector<int> slot_;
+  std::vector<body::Body*> bodies_;  // dense body index -> body (non-obstacles)
+  std::vector<MatX> body_work_;      // per body: H^T x, then A^-1 H^T x (matrix-free)
+  double h_ = 0.0;
+  int rows_ = 0;
 };
 
 // The prescribed local velocity of a user constraint at the end of the step, including the
-// drift correction that returns the point to its prescribed position (x(t+h) = x(t+h/2) +
-// h/2 U): FIXPNT U = 2 (P0 - x)/h; FIXDIR/VELODIR/RIGLNK along the normal.
-solvers::Law MakeLaw(const contact::Constraint& c, double t, double h);
+// drift correction that returns the point to its prescribed position. DYNAMIC: x(t+h) =
+// x(t+h/2) + h/2 U, so FIXPNT U = 2 (P0 - x)/h (FIXDIR/VELODIR/RIGLNK along the normal).
+// QUASI_STATIC (quasi_static = true): x(t+h) = x(t) + h U, so U = (P0 - x)/h, and contacts
+// have no restitution (there is no impact velocity to restitute).
+solvers::Law MakeLaw(const contact::Constraint& c, double t, double h,
+                     bool quasi_static = false);
 
 }  // namespace solfec::local_dynamics

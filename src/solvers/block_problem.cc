@@ -42,6 +42,11 @@ void ValidateLaw(const char* routine, const Law& law, int row) {
   if (!finite(law.UN_prev) || !law.target.allFinite()) {
     throw SolverError(std::string(routine) + ": non-finite UN_prev or target" + at);
   }
+  if (law.kind == LawKind::kSpring &&
+      !(finite(law.spring_force) && finite(law.spring_slope) && finite(law.spring_U0))) {
+    throw SolverError(std::string(routine) + ": non-finite spring force, slope or U0" + at +
+                      " (PUT_SPRING); check the spring's force-displacement and dashpot data");
+  }
 }
 
 }  // namespace
@@ -57,8 +62,33 @@ void BlockProblem::Resize(int n) {
   merit.resize(n, 0.0);
 }
 
+void BlockProblem::MultiplyW(const std::vector<Vec3>& x, std::vector<Vec3>& y) const {
+  const int n = size();
+  if (W_operator) {
+    y.resize(n);
+    W_operator->Apply(x, y);
+    return;
+  }
+  y.assign(n, Vec3::Zero());
+  for (int a = 0; a < n; ++a)
+    for (int k = row_ptr[a]; k < row_ptr[a + 1]; ++k) y[a].noalias() += W[k] * x[col[k]];
+}
+
+void BlockProblem::EnsureAssembled() {
+  if (!W_operator) return;
+  const WOperator* op = W_operator;
+  W_operator = nullptr;
+  op->AssembleFull(*this);
+}
+
 void BlockProblem::ComputeU() {
   const int n = size();
+  if (W_operator) {
+    if (R.size() != B.size()) R.assign(n, Vec3::Zero());
+    MultiplyW(R, U);
+    for (int a = 0; a < n; ++a) U[a] += B[a];
+    return;
+  }
   U.resize(n);
   for (int a = 0; a < n; ++a) {
     Vec3 u = B[a];

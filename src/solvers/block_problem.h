@@ -12,6 +12,16 @@ enum class LawKind {
   kSignoriniCoulomb,  // contact: Signorini + Coulomb with restitution and cohesion (7.1.1)
   kEquality,          // U = target (FIXPNT, all three components)
   kNormalEquality,    // U_N = target.z(), R_T = 0 (FIXDIR, VELODIR, RIGLNK)
+  // Linearised spring-dashpot element (PUT_SPRING), one per step:
+  //   R_T = 0,  R_N = spring_force + spring_slope * (U_N - spring_U0).
+  // Sign convention (same as contacts, contact/constraint.h): the row's normal N points
+  // from body1 to body2, U = base^T (v2 - v1) and R acts + on body2, - on body1. So R_N > 0
+  // pushes the two bodies apart along N (repulsion: a compressed spring), R_N < 0 pulls them
+  // together (a stretched spring); U_N > 0 means the bodies separate. spring_slope
+  // has units N s/m; spring_slope <= 0 (the force decreases as the opening velocity grows,
+  // e.g. -(d + h k) for a dashpot d and a spring stiffness k) is the stable case. Validate
+  // accepts any finite values; the row is solvable while 1 - spring_slope W_NN > 0.
+  kSpring,
 };
 
 struct Law {
@@ -29,6 +39,28 @@ struct Law {
   double dashpot = 0.0;  // d [N s/m]; < 0: critical damping 2 sqrt(s h / W_NN)
   double hpow = 1.0;     // Hertz exponent p: spring force s |g|^p
   double gap = 0.0;      // g at q(t + h/2) (< 0: penetration) [m]
+  // kSpring rows: R_N = spring_force + spring_slope * (U_N - spring_U0) (see LawKind).
+  double spring_force = 0.0;  // [N] force at U_N = spring_U0
+  double spring_slope = 0.0;  // [N s/m] dR_N / dU_N, <= 0 for a stable element
+  double spring_U0 = 0.0;     // [m/s] linearisation point of U_N
+};
+
+struct BlockProblem;
+
+// Matrix-free W (NEWTON_SOLVER locdyn 'OFF', the former BODY_SPACE_SOLVER): products
+// y = W x = sum over bodies h H A^-1 H^T x computed through the bodies, never assembled.
+// A BlockProblem with W_operator set stores only its diagonal blocks (row_ptr[i] = i,
+// col[i] = i): ComputeU, the merit and NEWTON_SOLVER use Apply; solvers that need the
+// off-diagonal blocks (Gauss-Seidel, penalty, Newton's Gauss-Seidel fallback) call
+// EnsureAssembled first. Implemented by local_dynamics::LocalDynamics.
+class WOperator {
+ public:
+  virtual ~WOperator() = default;
+  // y = W x (both of size problem.size()).
+  virtual void Apply(const std::vector<Vec3>& x, std::vector<Vec3>& y) const = 0;
+  // Replaces problem.row_ptr, col, W by the full block rows (diagonal first), leaving the
+  // other fields alone.
+  virtual void AssembleFull(BlockProblem& problem) const = 0;
 };
 
 // W in block compressed-row form: row i holds blocks W[row_ptr[i] .. row_ptr[i+1]) with
@@ -39,6 +71,10 @@ struct BlockProblem {
   void Resize(int n);
   // U = B + W R (manual eq. 9.1).
   void ComputeU();
+  // y = W x through the stored blocks or the W_operator.
+  void MultiplyW(const std::vector<Vec3>& x, std::vector<Vec3>& y) const;
+  // With a W_operator: assembles the full block rows and clears W_operator (no-op without).
+  void EnsureAssembled();
   // Checks shapes (R may be empty, meaning zeros), the diagonal-first layout and law
   // parameters (InputError naming `routine`) and that W, B, R are finite (SolverError).
   void Validate(const char* routine) const;
@@ -52,6 +88,7 @@ struct BlockProblem {
   std::vector<Vec3> U;  // out: B + W R
   std::vector<double> merit;  // out: per-row share of the merit function g(R) (eq. 8.1)
   double step = 0.0;    // h (for information; laws are in velocity form)
+  const WOperator* W_operator = nullptr;  // matrix-free W (then W holds the diagonal only)
 };
 
 // Inverts the SPD 3x3 block W (Sylvester test with a relative tolerance); returns false

@@ -15,6 +15,10 @@ struct SolverStats {
   bool converged = false;
   std::string error = "OK";     // 'OK', 'DIVERGED', 'DIAGONAL_DIVERGED', 'DIAGONAL_FAILED'
   std::vector<double> rerhist, merhist;  // per-iteration histories
+  std::vector<int> mvhist;  // NEWTON_SOLVER: W products (GMRES iterations) per Newton step
+  // AUTO_SOLVER: the solver that met meritval ('NEWTON_SOLVER', 'GAUSS_SEIDEL_SOLVER';
+  // 'NONE' when neither did); empty for the other solvers.
+  std::string winner;
   // Failure policy outcome (error != 'OK'): stop_run is set when the policy ('EXIT', or a
   // 'CALLBACK' returning false) asks the caller to stop the run; message says why.
   bool stop_run = false;
@@ -28,6 +32,27 @@ class ConstraintSolver {
   // Solves C(B + W R, R) = 0 in place (R warm-started, U filled, laws' cohesive updated).
   virtual SolverStats Solve(BlockProblem& problem) = 0;
   virtual const char* name() const = 0;
+  // True when the solver works with a matrix-free W (BlockProblem::W_operator): the
+  // assembly may then skip the off-diagonal blocks (NEWTON_SOLVER locdyn 'OFF').
+  virtual bool matrix_free() const { return false; }
+
+  // Solfec-1.0 'itershist': while on, every Solve appends its iteration count (set_itershist
+  // clears the list).
+  bool itershist_on() const { return itershist_on_; }
+  void set_itershist(bool on) {
+    itershist_on_ = on;
+    itershist_.clear();
+  }
+  const std::vector<int>& itershist() const { return itershist_; }
+
+ protected:
+  void RecordIters(int iters) {
+    if (itershist_on_) itershist_.push_back(iters);
+  }
+
+ private:
+  bool itershist_on_ = false;
+  std::vector<int> itershist_;
 };
 
 }  // namespace solfec::solvers

@@ -139,7 +139,7 @@ DiagResult ProjectionIteration(const Mat3& W, const Vec3& b, double mu, double r
 // Semismooth Newton on eq. 7.3 with an Armijo line search on |C|^2 / 2. Returns kFailed
 // on a singular Jacobian, a failed line search or a point outside FC (caller falls back).
 DiagResult SemismoothNewton(const Mat3& W, const Vec3& b, double mu, const DiagOptions& options,
-                            Vec3& R) {
+                            Vec3& R, bool project) {
   const double rho = 3.0 / W.trace();
   Vec3 C, Ct;
   Mat3 J, Jt;
@@ -172,6 +172,7 @@ DiagResult SemismoothNewton(const Mat3& W, const Vec3& b, double mu, const DiagO
         return {DiagStatus::kFailed, it};
       }
       trial = R + t * d;
+      if (project) trial = ProjectOnCone(trial, mu);
       AlartCurnierResidual(W, b, mu, rho, trial, Ct, halvings == 0 ? &Jt : nullptr);
       phit = 0.5 * Ct.squaredNorm();
       if (phit <= (1.0 - 2.0 * kArmijo * t) * phi) break;
@@ -313,6 +314,15 @@ DiagResult SolveContactBlock(const Mat3& W, const Mat3& W_inv, const Vec3& b, do
       return detail::ProjectionIteration(W, b, mu, 1.0 / W.norm(), options, R);
     case DiagSolver::kDeSaxceFeng:
       return detail::ProjectionIteration(W, b, mu, 3.0 / W.trace(), options, R);
+    case DiagSolver::kProjectedNewton: {
+      const Vec3 start = R;
+      const DiagResult newton = detail::SemismoothNewton(W, b, mu, options, R, true);
+      if (newton.status == DiagStatus::kOk) return newton;
+      R = start;
+      DiagResult fallback = detail::ProjectionIteration(W, b, mu, 3.0 / W.trace(), options, R);
+      fallback.iters += newton.iters;
+      return fallback;
+    }
   }
   return {DiagStatus::kFailed, 0};
 }
@@ -328,6 +338,17 @@ DiagResult SolveDiagonalBlock(Law& law, const Mat3& W, const Mat3& W_inv, const 
       // U_N = target_N with R_T = 0.
       R = Vec3(0.0, 0.0, (law.target.z() - rhs.z()) / W(2, 2));
       return {};
+    case LawKind::kSpring: {
+      // R_T = 0, U_N = rhs_N + W_NN R_N and R_N = f + s (U_N - U0), linear in R_N:
+      // R_N (1 - s W_NN) = f + s (rhs_N - U0).
+      const double s = law.spring_slope, den = 1.0 - s * W(2, 2);
+      if (!(den > kSingularRel)) {
+        R.setZero();
+        return {DiagStatus::kFailed, 0};
+      }
+      R = Vec3(0.0, 0.0, (law.spring_force + s * (rhs.z() - law.spring_U0)) / den);
+      return {};
+    }
     case LawKind::kSignoriniCoulomb:
       break;
   }

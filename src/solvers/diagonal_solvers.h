@@ -15,6 +15,9 @@ enum class DiagSolver {
   kProjectedGradient,  // 'PROJECTED_GRADIENT': R <- proj_FC(R - rho (U + De Saxce shift)),
                        //   rho = 1/||W||_F (a safe gradient step)
   kDeSaxceFeng,        // 'DE_SAXCE_FENG': the same map with rho = 3/trace(W) (faster)
+  kProjectedNewton,    // 'PROJECTED_NEWTON' (Solfec-1.0): the semismooth Newton steps of
+                       //   eq. 7.3 with every trial point projected on FC, then the
+                       //   projection iteration if that fails
 };
 
 enum class DiagStatus {
@@ -41,7 +44,9 @@ DiagResult SolveContactBlock(const Mat3& W, const Mat3& W_inv, const Vec3& b, do
 
 // The diagonal problem of one row for its law, with rhs = B_a + sum_{b != a} W_ab R_b.
 // A cohesive contact whose tensile bound -cohesion is exceeded gets law.cohesive = false
-// and is solved as a plain Signorini-Coulomb contact.
+// and is solved as a plain Signorini-Coulomb contact. Spring rows (kSpring) are solved
+// exactly: R_T = 0, R_N = (f + s (rhs_N - U0)) / (1 - s W_NN); kFailed (R = 0) when
+// 1 - s W_NN is not positive.
 DiagResult SolveDiagonalBlock(Law& law, const Mat3& W, const Mat3& W_inv, const Vec3& rhs,
                               const DiagOptions& options, Vec3& R);
 
@@ -57,8 +62,9 @@ DiagResult ProjectionIteration(const Mat3& W, const Vec3& b, double mu, double r
 
 // Semismooth Newton on eq. 7.3 with rho = 3 / trace(W) and an Armijo line search on
 // |C|^2 / 2; kFailed on a singular Jacobian, a failed line search or a root outside FC.
+// project = true: every trial point R + t d is projected on FC (projected Newton).
 DiagResult SemismoothNewton(const Mat3& W, const Vec3& b, double mu, const DiagOptions& options,
-                            Vec3& R);
+                            Vec3& R, bool project = false);
 
 // Sliding means R = R_N [-mu t; 1] with t = (cos th, sin th): U_N = 0 gives R_N = -b_N / w_N,
 // w = W [-mu t; 1], and the slip U_T must be parallel to +t, so th is a root of the smooth

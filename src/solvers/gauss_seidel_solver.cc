@@ -25,6 +25,7 @@ namespace {
 // The projection P on the law's admissible set: FC for contacts (shifted by the cohesion
 // while cohesive), everything for equality laws.
 Vec3 Admissible(const Law& law, Vec3 R) {
+  if (law.kind == LawKind::kSpring) return Vec3(0.0, 0.0, R.z());  // R_T = 0
   if (law.kind != LawKind::kSignoriniCoulomb) return R;
   if (law.cohesive) {
     R.z() += law.cohesion;
@@ -78,9 +79,10 @@ void GaussSeidelOptions::Validate() const {
     ThrowOption("failure", failure_value, "use 'CONTINUE', 'EXIT' or 'CALLBACK'");
   }
   const int diag_value = static_cast<int>(diagsolver);
-  if (diag_value < 0 || diag_value > static_cast<int>(DiagSolver::kDeSaxceFeng)) {
+  if (diag_value < 0 || diag_value > static_cast<int>(DiagSolver::kProjectedNewton)) {
     ThrowOption("diagsolver", diag_value,
-                "use 'SEMISMOOTH_NEWTON', 'PROJECTED_GRADIENT' or 'DE_SAXCE_FENG'");
+                "use 'SEMISMOOTH_NEWTON', 'PROJECTED_GRADIENT', 'DE_SAXCE_FENG' or "
+                "'PROJECTED_NEWTON'");
   }
 }
 
@@ -97,9 +99,11 @@ void GaussSeidelSolver::set_options(const GaussSeidelOptions& options) {
 
 SolverStats GaussSeidelSolver::Solve(BlockProblem& problem) {
   options_.Validate();
+  problem.EnsureAssembled();  // the sweeps need the off-diagonal blocks
   problem.Validate(name());
   Prepare(problem);
   last_stats_ = Iterate(problem);
+  RecordIters(last_stats_.iters);
   // Keep the statistics (with the policy outcome) even when the policy throws.
   try {
     ApplyFailurePolicy(last_stats_);

@@ -16,7 +16,9 @@ namespace solfec::solvers {
 //           (eqs. 8.4-8.9; the last term measures R outside FC in velocity units; a
 //           cohesive contact uses R + cohesion e_N),
 //  equality: C = U - target,
-//  normal equality: C_N = U_N - target_N, C_T = (W_aa [R_T; 0])_T.
+//  normal equality: C_N = U_N - target_N, C_T = (W_aa [R_T; 0])_T,
+//  spring: C = W_aa [R_T; R_N - f - s (U_N - U0)] (the force error mapped to velocity, so
+//  its share <W^-1 C, C> = <W dR, dR> is the energy of the force error, like other rows).
 // in_cone = true skips the last term for reactions known to lie in FC (diagonal solver
 // output). Inline: evaluated once per row and sweep by the Gauss-Seidel solver.
 inline Vec3 RowResidual(const Law& law, const Mat3& W_aa, const Vec3& U, const Vec3& R,
@@ -29,6 +31,10 @@ inline Vec3 RowResidual(const Law& law, const Mat3& W_aa, const Vec3& U, const V
       const Vec3 RT(R.x(), R.y(), 0.0);
       const Vec3 WRT = W_aa * RT;
       return Vec3(WRT.x(), WRT.y(), U.z() - law.target.z());
+    }
+    case LawKind::kSpring: {
+      const double RN = law.spring_force + law.spring_slope * (U.z() - law.spring_U0);
+      return W_aa * Vec3(R.x(), R.y(), R.z() - RN);
     }
     case LawKind::kSignoriniCoulomb:
       break;

@@ -45,17 +45,9 @@ void NewtonSolver::set_options(const NewtonOptions& options) {
   options_ = options;
 }
 
-void NewtonSolver::MultiplyW(const BlockProblem& p, const std::vector<Vec3>& x,
-                             std::vector<Vec3>& y) const {
-  const int n = p.size();
-  y.assign(n, Vec3::Zero());
-  for (int a = 0; a < n; ++a)
-    for (int k = p.row_ptr[a]; k < p.row_ptr[a + 1]; ++k) y[a].noalias() += p.W[k] * x[p.col[k]];
-}
-
 double NewtonSolver::Residual(const BlockProblem& p, const std::vector<Vec3>& R, bool jacobian) {
   const int n = p.size();
-  MultiplyW(p, R, U_);
+  p.MultiplyW(R, U_);
   double phi = 0.0;
   for (int a = 0; a < n; ++a) {
     const Law& law = p.laws[a];
@@ -71,6 +63,13 @@ double NewtonSolver::Residual(const BlockProblem& p, const std::vector<Vec3>& R,
         C = Vec3(R[a].x(), R[a].y(), U.z() - law.target.z());
         Dr(0, 0) = Dr(1, 1) = 1.0;
         Du(2, 2) = 1.0;
+        break;
+      case LawKind::kSpring:
+        // C = (R_T, R_N - f - s (U_N - U0)): linear, dC = dR - s e_N e_N^T dU.
+        C = Vec3(R[a].x(), R[a].y(),
+                 R[a].z() - law.spring_force - law.spring_slope * (U.z() - law.spring_U0));
+        Dr.setIdentity();
+        Du(2, 2) = -law.spring_slope;
         break;
       case LawKind::kSignoriniCoulomb: {
         const double rho = rho_[a], mu = law.friction;
@@ -128,7 +127,7 @@ void NewtonSolver::MultiplyJ(const BlockProblem& p, const VecX& x, VecX& y) {
   const int n = p.size();
   work_.resize(n);
   for (int a = 0; a < n; ++a) work_[a] = Get(x, a);
-  MultiplyW(p, work_, work2_);
+  p.MultiplyW(work_, work2_);
   y.resize(3 * n);
   for (int a = 0; a < n; ++a)
     y.segment<3>(3 * a) = Dr_[a] * work_[a] + Du_[a] * work2_[a] + options_.delta * work_[a];
@@ -235,7 +234,8 @@ SolverStats NewtonSolver::Solve(BlockProblem& problem) {
     std::deque<double> memory{phi};
     no_progress = false;
     while (merit > options_.meritval && stats.iters < options_.maxiter) {
-      linear_iters_ += Gmres(problem, dR);
+      const int gmres_iters = Gmres(problem, dR);
+      linear_iters_ += gmres_iters;
       const double ref = *std::max_element(memory.begin(), memory.end());
       double alpha = 1.0, phi_new = 0.0;
       for (;;) {
@@ -253,6 +253,7 @@ SolverStats NewtonSolver::Solve(BlockProblem& problem) {
       ++stats.iters;
       merit = ComputeMerit(problem, W_inv_, denominator);
       stats.merhist.push_back(merit);
+      stats.mvhist.push_back(gmres_iters);
       phi = Residual(problem, problem.R, true);
       memory.push_back(phi);
       if (static_cast<int>(memory.size()) > options_.nonmonlength) memory.pop_front();
@@ -300,6 +301,7 @@ SolverStats NewtonSolver::Solve(BlockProblem& problem) {
   }
   problem.ComputeU();
   last_stats_ = stats;
+  RecordIters(stats.iters);
   return stats;
 }
 

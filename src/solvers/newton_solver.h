@@ -22,6 +22,9 @@ struct NewtonOptions {
   double delta = 0.0;      // regularisation: J + delta I
   int nonmonlength = 5;    // memory of the nonmonotone line search
   bool gsflag = true;      // on failure continue by Gauss-Seidel from the Newton iterate
+  // 'locdyn': true assembles W (3x3 blocks); false asks for a matrix-free W (products
+  // through the bodies, BlockProblem::W_operator), Gauss-Seidel fallback assembles it.
+  bool locdyn = true;
   // Throws InputError naming NEWTON_SOLVER and the offending argument.
   void Validate() const;
 };
@@ -35,9 +38,12 @@ class NewtonSolver final : public ConstraintSolver {
   // failed line search stats.error = 'DIVERGED'; with gsflag, Gauss-Seidel (meritval the
   // same, epsilon 1e-12) continues from the Newton iterate and its outcome is reported,
   // fell_back() is set and stats.message says so. Rows with law.spring_dashpot throw
-  // InputError (only PENALTY_SOLVER handles them).
+  // InputError (only PENALTY_SOLVER handles them). Products with W go through
+  // BlockProblem::MultiplyW (the W_operator when set: locdyn 'OFF'). stats.mvhist holds
+  // the GMRES iterations (W products) of every Newton step.
   SolverStats Solve(BlockProblem& problem) override;
   const char* name() const override { return "NEWTON_SOLVER"; }
+  bool matrix_free() const override { return !options_.locdyn; }
 
   const NewtonOptions& options() const { return options_; }
   void set_options(const NewtonOptions& options);
@@ -49,7 +55,6 @@ class NewtonSolver final : public ConstraintSolver {
   // Residual C(R) into C_ (U_ = B + W R must be current) and, if jacobian, the blocks
   // Dr_, Du_ of its generalised Jacobian dC = Dr dR + Du dU and the preconditioner.
   double Residual(const BlockProblem& p, const std::vector<Vec3>& R, bool jacobian);
-  void MultiplyW(const BlockProblem& p, const std::vector<Vec3>& x, std::vector<Vec3>& y) const;
   void MultiplyJ(const BlockProblem& p, const VecX& x, VecX& y);  // y = (J + delta I) x
   void Precondition(const VecX& x, VecX& y) const;                // y = M^-1 x
   // Solves J dR = -C by right-preconditioned restarted GMRES; returns iterations.

@@ -136,6 +136,7 @@ void PenaltySolver::BuildBilateral(const BlockProblem& P) {
 }
 
 SolverStats PenaltySolver::Solve(BlockProblem& P) {
+  P.EnsureAssembled();  // the sweeps need the off-diagonal blocks
   P.Validate("PENALTY_SOLVER");
   const int n = P.size();
   if (static_cast<int>(P.R.size()) != n) P.R.assign(n, Vec3::Zero());
@@ -188,6 +189,7 @@ SolverStats PenaltySolver::Solve(BlockProblem& P) {
   P.ComputeU();
   P.merit = stats.row_merit;
   last_stats_ = stats;
+  RecordIters(stats.iters);
   return stats;
 }
 

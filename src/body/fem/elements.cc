@@ -132,6 +132,21 @@ double OutsideMeasure(int num_nodes, const Vec3& xi) {
   }
 }
 
+Vec3 ClampToElement(int num_nodes, const Vec3& xi) {
+  Vec3 z = xi;
+  if (num_nodes == 4) {
+    z = z.cwiseMax(0.0);
+    if (z.sum() > 1.0) z /= z.sum();
+  } else if (num_nodes == 6) {
+    z.head<2>() = z.head<2>().cwiseMax(0.0);
+    if (z[0] + z[1] > 1.0) z.head<2>() /= z[0] + z[1];
+    z[2] = std::clamp(z[2], -1.0, 1.0);
+  } else {
+    z = z.cwiseMax(-1.0).cwiseMin(1.0);
+  }
+  return z;
+}
+
 bool InverseMap(int num_nodes, const Mat3X& nodes, const Vec3& x, Vec3& xi) {
   xi = NaturalCentre(num_nodes);
   VecX N;

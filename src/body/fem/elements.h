@@ -30,6 +30,11 @@ Vec3 NaturalCentre(int num_nodes);
 // Distance-like measure of how far xi lies outside the reference element (0 inside).
 double OutsideMeasure(int num_nodes, const Vec3& xi);
 
+// A point of the reference element near xi (xi itself when inside): coordinates clipped to
+// the element's bounds (TET4/WED6 triangle: negative coordinates zeroed, then scaled onto
+// r + s (+ t) <= 1).
+Vec3 ClampToElement(int num_nodes, const Vec3& xi);
+
 // Solves x(xi) = sum N_a(xi) x_a for xi by Newton (nodes = 3 x num_nodes); returns false when
 // the Jacobian is singular or Newton does not converge in 30 iterations.
 bool InverseMap(int num_nodes, const Mat3X& nodes, const Vec3& x, Vec3& xi);

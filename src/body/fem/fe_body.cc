@@ -1,9 +1,12 @@
-// Finite-element body: mesh precomputation, lumped mass, point location, Saint
-// Venant-Kirchhoff forces and tangent, loads and energy.
+// Finite-element body: mesh precomputation, embedded pieces, self-contact exclusions, point
+// location (element box trees), current shape and point maps.
 #include "body/fem/fe_body.h"
 
+#include <algorithm>
 #include <cmath>
 #include <limits>
+#include <sstream>
+#include <string>
 #include <utility>
 
 #include <Eigen/Eigenvalues>
@@ -18,33 +21,78 @@ namespace solfec::body {
 
 namespace {
 
-const geometry::Mesh& SingleMesh(const geometry::Shape& shape, const std::string& label) {
-  const std::string who = label.empty() ? std::string() : ", body '" + label + "'";
-  if (shape.meshes.size() != 1 || !shape.convexes.empty() || !shape.spheres.empty())
-    throw InputError("BODY: a FINITE_ELEMENT body needs a shape that is a single MESH "
-                     "(argument 'shape'" + who + "); pass one MESH (or HEX) object; CONVEX "
-                     "shapes with a background mesh are not available yet");
-  shape.meshes[0].Validate("BODY");
-  return shape.meshes[0];
+std::string Who(const std::string& label) {
+  return label.empty() ? std::string() : ", body '" + label + "'";
 }
 
-geometry::Shape MeshConvexes(const geometry::Shape& shape, const std::string& label) {
+// The body's contact shape: the mesh elements as convexes, or the embedded pieces.
+geometry::Shape ContactShape(const geometry::Shape& shape,
+                             const std::optional<geometry::Mesh>& mesh,
+                             const std::string& label) {
+  if (mesh) {
+    if (!shape.meshes.empty() || (shape.convexes.empty() && shape.spheres.empty()))
+      throw InputError("BODY: a FINITE_ELEMENT body with a background mesh needs a shape "
+                       "of CONVEX or SPHERE objects (argument 'shape'" + Who(label) +
+                       "); pass the MESH only as 'mesh'");
+    mesh->Validate("BODY");
+    geometry::Shape s = shape;
+    return s;
+  }
+  if (shape.meshes.size() != 1 || !shape.convexes.empty() || !shape.spheres.empty())
+    throw InputError("BODY: a FINITE_ELEMENT body needs a shape that is a single MESH "
+                     "(argument 'shape'" + Who(label) + "); pass one MESH (or HEX) object, or "
+                     "CONVEX/SPHERE shapes together with a background MESH as argument 'mesh'");
+  shape.meshes[0].Validate("BODY");
   geometry::Shape s;
-  s.convexes = SingleMesh(shape, label).ToConvexes();
+  s.convexes = shape.meshes[0].ToConvexes();
   return s;
 }
 
+const char* ElementName(int num_nodes) {
+  switch (num_nodes) {
+    case 4: return "TET4";
+    case 5: return "PYR5";
+    case 6: return "WED6";
+    default: return "HEX8";
+  }
+}
+
+double BoxSize(const geometry::Aabb& b) { return (b.hi - b.lo).maxCoeff(); }
 
 }  // namespace
 
-FeBody::FeBody(geometry::Shape shape, material::BulkMaterial material, std::string label)
-    : Body(BodyKind::kFiniteElement, MeshConvexes(shape, label), std::move(material),
-           std::move(label)),
-      mesh_(std::move(shape.meshes[0])) {
+FeBody::FeBody(geometry::Shape shape, material::BulkMaterial material, std::string label,
+               std::optional<geometry::Mesh> mesh)
+    : Body(BodyKind::kFiniteElement, ContactShape(shape, mesh, label), std::move(material),
+           label),
+      mesh_(mesh ? std::move(*mesh) : std::move(shape.meshes[0])),
+      embedded_(mesh.has_value()) {
+  materials_.push_back(material_);
+  SetupElements();
+  ComputeMass();
+  for (int i = 0; i < num_nodes(); ++i)
+    if (!(mass_diag_[3 * i] > 0.0))
+      throw InputError("BODY: node " + std::to_string(i) + " of the FINITE_ELEMENT mesh "
+                       "belongs to no element (argument '" + (embedded_ ? "mesh" : "shape") +
+                       "'" + Who(label_) + "); remove unused nodes");
   const int nn = num_nodes();
-  mass_diag_ = VecX::Zero(3 * nn);
-  const double rho = material_.density;
+  q_.resize(3 * nn);
+  for (int i = 0; i < nn; ++i) q_.segment<3>(3 * i) = mesh_.nodes[i];
+  u_ = VecX::Zero(3 * nn);
+  u_free_ = VecX::Zero(3 * nn);
+  impulse_ = VecX::Zero(3 * nn);
+  ref_tree_.Build(ElementBoxes(false));
+  cur_tree_ = ref_tree_;
+  if (embedded_) {
+    EmbedPieces();
+  } else {
+    MeshTouchingElements();
+  }
+}
+
+void FeBody::SetupElements() {
   elements_.resize(mesh_.elements.size());
+  const std::string arg = embedded_ ? "mesh" : "shape";
   for (size_t e = 0; e < mesh_.elements.size(); ++e) {
     const geometry::MeshElement& me = mesh_.elements[e];
     ElementData& ed = elements_[e];
@@ -52,37 +100,141 @@ FeBody::FeBody(geometry::Shape shape, material::BulkMaterial material, std::stri
     ed.nodes.assign(me.nodes.begin(), me.nodes.begin() + me.num_nodes);
     const Mat3X X = ElementNodes(static_cast<int>(e), false);
     for (int a = 0; a < ed.num_nodes; ++a) ed.ref_box.Extend(Vec3(X.col(a)));
-    for (const fem::GaussPoint& gp : fem::GaussRule(ed.num_nodes)) {
+    const auto& rule = fem::GaussRule(ed.num_nodes);
+    for (size_t k = 0; k < rule.size(); ++k) {
       GaussData g;
       MatX3 dN;
-      fem::ShapeFunctions(ed.num_nodes, gp.xi, g.N, dN);
+      fem::ShapeFunctions(ed.num_nodes, rule[k].xi, g.N, dN);
       const Mat3 J = X * dN;  // dX/dxi
       const double det = J.determinant();
-      if (!(det > 0.0))
-        throw InputError("BODY: element " + std::to_string(e) + " of the FINITE_ELEMENT mesh "
-                         "has a non-positive Jacobian at a Gauss point (argument 'shape'); fix "
-                         "the node coordinates or the node order (manual Figure 4.1)");
+      if (!(det > 0.0)) {
+        std::ostringstream msg;
+        msg << "BODY: element " << e << " (" << ElementName(ed.num_nodes) << ", nodes";
+        for (int n : ed.nodes) msg << ' ' << n;
+        msg << ") of the FINITE_ELEMENT mesh has a non-positive Jacobian determinant " << det
+            << " at Gauss point " << k << " (argument '" << arg << "'" << Who(label_)
+            << "); the element is inverted or degenerate: fix the node coordinates or the "
+               "node order (manual Figure 4.1)";
+        throw InputError(msg.str());
+      }
       g.dNdX = dN * J.inverse();
-      g.dV = gp.weight * det;
-      for (int a = 0; a < ed.num_nodes; ++a)
-        mass_diag_.segment<3>(3 * ed.nodes[a]).array() += rho * g.N[a] * g.dV;
+      g.dV = rule[k].weight * det;
       ed.gauss.push_back(std::move(g));
     }
   }
-  for (int i = 0; i < nn; ++i)
-    if (!(mass_diag_[3 * i] > 0.0))
-      throw InputError("BODY: node " + std::to_string(i) + " of the FINITE_ELEMENT mesh "
-                       "belongs to no element (argument 'shape'); remove unused nodes");
-  const geometry::MassProperties mp = mesh_.ComputeMassProperties();
-  mass_ = rho * mp.volume;
-  volume_ = mp.volume;
-  center_ = mp.center;
-  tensor_ = mp.InertiaTensor(rho);
-  q_.resize(3 * nn);
-  for (int i = 0; i < nn; ++i) q_.segment<3>(3 * i) = mesh_.nodes[i];
-  u_ = VecX::Zero(3 * nn);
-  u_free_ = VecX::Zero(3 * nn);
-  impulse_ = VecX::Zero(3 * nn);
+}
+
+std::vector<geometry::Aabb> FeBody::ElementBoxes(bool current) const {
+  std::vector<geometry::Aabb> boxes(elements_.size());
+  for (size_t e = 0; e < elements_.size(); ++e) {
+    geometry::Aabb& box = boxes[e];
+    if (current) {
+      for (int n : elements_[e].nodes) box.Extend(node(n));
+    } else {
+      box = elements_[e].ref_box;
+    }
+    box.Inflate(0.05 * (box.hi - box.lo).norm());
+  }
+  return boxes;
+}
+
+void FeBody::EmbedPieces() {
+  const geometry::Shape& s = ref_shape_;
+  auto embed = [&](const Vec3& X, const std::string& what) {
+    EmbeddedPoint p;
+    Vec3 xi;
+    Locate(X, false, p.element, xi);
+    const int k = elements_[p.element].num_nodes;
+    if (fem::OutsideMeasure(k, xi) > 0.0) {
+      VecX N;
+      MatX3 dN;
+      fem::ShapeFunctions(k, fem::ClampToElement(k, xi), N, dN);
+      const double dist = (ElementNodes(p.element, false) * N - X).norm();
+      const double size = BoxSize(elements_[p.element].ref_box);
+      if (dist > 0.1 * size) {
+        std::ostringstream msg;
+        msg << "BODY: " << what << " at (" << X.x() << ", " << X.y() << ", " << X.z()
+            << ") lies " << dist << " outside the background mesh, more than 10% of the size "
+            << size << " of its nearest element " << p.element << " (argument 'mesh'"
+            << Who(label_) << "); use a mesh that covers the whole shape";
+        throw InputError(msg.str());
+      }
+    }
+    MatX3 dN;
+    fem::ShapeFunctions(k, xi, p.N, dN);
+    embedded_points_.push_back(std::move(p));
+  };
+  for (size_t c = 0; c < s.convexes.size(); ++c) {
+    std::vector<int> carriers;
+    for (size_t v = 0; v < s.convexes[c].vertices.size(); ++v) {
+      embed(s.convexes[c].vertices[v],
+            "vertex " + std::to_string(v) + " of CONVEX " + std::to_string(c));
+      carriers.push_back(embedded_points_.back().element);
+    }
+    std::sort(carriers.begin(), carriers.end());
+    carriers.erase(std::unique(carriers.begin(), carriers.end()), carriers.end());
+    piece_elements_.push_back(std::move(carriers));
+  }
+  for (size_t i = 0; i < s.spheres.size(); ++i) {
+    embed(s.spheres[i].center, "the centre of SPHERE " + std::to_string(i));
+    piece_elements_.push_back({embedded_points_.back().element});
+  }
+
+  // Self-contact exclusions: pieces that touch (or overlap) in the referential shape. The
+  // test is conservative (boxes, then separating planes among the face normals), so a
+  // pair it keeps apart is certainly separated.
+  const int nc = static_cast<int>(s.convexes.size());
+  const int np = nc + static_cast<int>(s.spheres.size());
+  const double tol = 1e-6 * s.Bounds().hi.cwiseMax(-s.Bounds().lo).maxCoeff() + 1e-12;
+  auto box = [&](int p) { return p < nc ? s.convexes[p].Bounds() : s.spheres[p - nc].Bounds(); };
+  // Signed distance-like separation of piece q from face planes of convex p.
+  auto separated_by = [&](int p, int q) {
+    const geometry::Convex& a = s.convexes[p];
+    for (int f = 0; f < static_cast<int>(a.faces.size()); ++f) {
+      const Vec3 n = a.FaceNormal(f);
+      const double d = a.FacePlaneOffset(f);
+      const double m = q < nc ? n.dot(s.convexes[q].Support(-n))
+                              : n.dot(s.spheres[q - nc].center) - s.spheres[q - nc].radius;
+      if (m - d > tol) return true;
+    }
+    return false;
+  };
+  touching_.assign(np, {});
+  for (int p = 0; p < np; ++p) {
+    geometry::Aabb bp = box(p);
+    bp.Inflate(tol);
+    for (int q = p + 1; q < np; ++q) {
+      if (!bp.Overlaps(box(q))) continue;
+      bool apart = false;
+      if (p < nc) apart = separated_by(p, q);
+      if (!apart && q < nc) apart = separated_by(q, p);
+      if (!apart && p >= nc && q >= nc) {
+        const geometry::Sphere &a = s.spheres[p - nc], &b = s.spheres[q - nc];
+        apart = (a.center - b.center).norm() > a.radius + b.radius + tol;
+      }
+      if (!apart) touching_[p].push_back(q), touching_[q].push_back(p);
+    }
+  }
+  for (auto& t : touching_) std::sort(t.begin(), t.end());
+}
+
+void FeBody::MeshTouchingElements() {
+  std::vector<std::vector<int>> of_node(num_nodes());
+  for (int e = 0; e < num_elements(); ++e)
+    for (int n : elements_[e].nodes) of_node[n].push_back(e);
+  touching_.assign(elements_.size(), {});
+  for (int e = 0; e < num_elements(); ++e) {
+    std::vector<int>& t = touching_[e];
+    for (int n : elements_[e].nodes) t.insert(t.end(), of_node[n].begin(), of_node[n].end());
+    std::sort(t.begin(), t.end());
+    t.erase(std::unique(t.begin(), t.end()), t.end());
+  }
+}
+
+bool FeBody::SelfContactExcluded(int a, int b) const {
+  if (a == b) return true;
+  if (a < 0 || a >= static_cast<int>(touching_.size())) return false;
+  return std::binary_search(touching_[a].begin(), touching_[a].end(), b);
 }
 
 Mat3X FeBody::ElementNodes(int e, bool current) const {
@@ -94,12 +246,29 @@ Mat3X FeBody::ElementNodes(int e, bool current) const {
 }
 
 void FeBody::UpdateShape() {
-  if (shape_.convexes.size() != elements_.size()) shape_ = ref_shape_;
-  for (size_t e = 0; e < elements_.size(); ++e) {
-    std::vector<Vec3>& v = shape_.convexes[e].vertices;
-    const ElementData& ed = elements_[e];
-    for (int a = 0; a < ed.num_nodes; ++a) v[a] = node(ed.nodes[a]);
+  if (embedded_) {
+    if (shape_.convexes.size() != ref_shape_.convexes.size() ||
+        shape_.spheres.size() != ref_shape_.spheres.size())
+      shape_ = ref_shape_;
+    size_t k = 0;
+    auto map = [&](const EmbeddedPoint& p) {
+      const ElementData& ed = elements_[p.element];
+      Vec3 x = Vec3::Zero();
+      for (int a = 0; a < ed.num_nodes; ++a) x += p.N[a] * node(ed.nodes[a]);
+      return x;
+    };
+    for (auto& cv : shape_.convexes)
+      for (Vec3& v : cv.vertices) v = map(embedded_points_[k++]);
+    for (auto& sp : shape_.spheres) sp.center = map(embedded_points_[k++]);
+  } else {
+    if (shape_.convexes.size() != elements_.size()) shape_ = ref_shape_;
+    for (size_t e = 0; e < elements_.size(); ++e) {
+      std::vector<Vec3>& v = shape_.convexes[e].vertices;
+      const ElementData& ed = elements_[e];
+      for (int a = 0; a < ed.num_nodes; ++a) v[a] = node(ed.nodes[a]);
+    }
   }
+  cur_tree_.Refit(ElementBoxes(true));
 }
 
 void FeBody::Locate(const Vec3& p, bool current, int& element, Vec3& xi) const {
@@ -113,28 +282,53 @@ void FeBody::Locate(const Vec3& p, bool current, int& element, Vec3& xi) const {
     const double m = fem::OutsideMeasure(elements_[e].num_nodes, z);
     if (m < best) best = m, element = e, xi = z;
   };
-  const int ne = static_cast<int>(elements_.size());
-  for (int e = 0; e < ne && best > 0.0; ++e) {
-    geometry::Aabb box;
-    if (current) {
-      for (int n : elements_[e].nodes) box.Extend(node(n));
-    } else {
-      box = elements_[e].ref_box;
-    }
-    box.Inflate(0.05 * (box.hi - box.lo).norm());
-    if (box.Contains(p)) consider(e);
+  const fem::ElementTree& tree = current ? cur_tree_ : ref_tree_;
+  std::vector<int> candidates;
+  tree.Query(p, candidates);
+  std::sort(candidates.begin(), candidates.end());  // lowest index wins ties
+  for (int e : candidates) {
+    consider(e);
+    if (best <= 0.0) return;
   }
   if (best < 0.5) return;
   // Outside every element box (a contact point off the surface, a far load): also try the
-  // element with the nearest centroid.
-  double dmin = std::numeric_limits<double>::infinity();
-  int nearest = 0;
-  for (int e = 0; e < ne; ++e) {
-    const double d = (ElementNodes(e, current).rowwise().mean() - p).squaredNorm();
-    if (d < dmin) dmin = d, nearest = e;
-  }
+  // element with the nearest box.
+  const int nearest = std::max(tree.Nearest(p), 0);
   consider(nearest);
   if (!std::isfinite(best)) element = nearest;
+}
+
+Vec3 FeBody::ReferentialPointOnPiece(const Vec3& x, int piece) const {
+  std::vector<int> single;
+  const std::vector<int>* elements = &single;
+  if (embedded_ && piece >= 0 && piece < static_cast<int>(piece_elements_.size())) {
+    elements = &piece_elements_[piece];
+  } else if (!embedded_ && piece >= 0 && piece < num_elements()) {
+    single.push_back(piece);
+  } else {
+    return ReferentialPoint(x);
+  }
+  double best = std::numeric_limits<double>::infinity();
+  Vec3 X = ReferentialPoint(x);
+  for (int e : *elements) {
+    Vec3 xi;
+    if (!fem::InverseMap(elements_[e].num_nodes, ElementNodes(e, true), x, xi)) continue;
+    const double m = fem::OutsideMeasure(elements_[e].num_nodes, xi);
+    if (m >= best) continue;
+    best = m;
+    VecX N;
+    MatX3 dN;
+    fem::ShapeFunctions(elements_[e].num_nodes, xi, N, dN);
+    X = ElementNodes(e, false) * N;
+  }
+  return X;
+}
+
+const material::BulkMaterial& FeBody::MaterialAt(const Vec3& X) const {
+  int e;
+  Vec3 xi;
+  Locate(X, false, e, xi);
+  return element_material(e);
 }
 
 void FeBody::LocateReferential(const Vec3& X, int& element, Vec3& xi) const {
@@ -224,122 +418,6 @@ SparseMat FeBody::MassMatrix() const {
   for (int i = 0; i < num_dofs(); ++i) M.insert(i, i) = mass_diag_[i];
   M.makeCompressed();
   return M;
-}
-
-void FeBody::ElementResponse(int e, VecX* f, MatX* K, double* W) const {
-  const ElementData& ed = elements_[e];
-  const int k = ed.num_nodes;
-  const double lambda = material_.lame_lambda(), mu = material_.lame_mu();
-  const Mat3X x = ElementNodes(e, true);
-  if (f) f->setZero(3 * k);
-  if (K) K->setZero(3 * k, 3 * k);
-  if (W) *W = 0.0;
-  for (const GaussData& g : ed.gauss) {
-    const Mat3 F = x * g.dNdX;
-    const Mat3 E = 0.5 * (F.transpose() * F - Mat3::Identity());
-    const double tr = E.trace();
-    const Mat3 S = lambda * tr * Mat3::Identity() + 2.0 * mu * E;
-    if (W) *W += g.dV * (0.5 * lambda * tr * tr + mu * E.squaredNorm());
-    if (f) {
-      const Mat3 P = F * S;
-      for (int a = 0; a < k; ++a) f->segment<3>(3 * a) -= g.dV * (P * g.dNdX.row(a).transpose());
-    }
-    if (K) {
-      const Mat3X FG = F * g.dNdX.transpose();  // columns F g_a
-      const Mat3 FFt = F * F.transpose();
-      for (int a = 0; a < k; ++a)
-        for (int b = 0; b < k; ++b) {
-          const Vec3 ga = g.dNdX.row(a).transpose(), gb = g.dNdX.row(b).transpose();
-          const Mat3 Kab = ga.dot(S * gb) * Mat3::Identity() +
-                           lambda * FG.col(a) * FG.col(b).transpose() +
-                           mu * ga.dot(gb) * FFt + mu * FG.col(b) * FG.col(a).transpose();
-          K->block<3, 3>(3 * a, 3 * b) += g.dV * Kab;
-        }
-    }
-  }
-}
-
-VecX FeBody::InternalForce() const {
-  VecX f = VecX::Zero(num_dofs()), fe;
-  for (size_t e = 0; e < elements_.size(); ++e) {
-    ElementResponse(static_cast<int>(e), &fe, nullptr, nullptr);
-    const ElementData& ed = elements_[e];
-    for (int a = 0; a < ed.num_nodes; ++a) f.segment<3>(3 * ed.nodes[a]) += fe.segment<3>(3 * a);
-  }
-  return f;
-}
-
-SparseMat FeBody::Stiffness() const {
-  std::vector<Eigen::Triplet<double>> trip;
-  MatX Ke;
-  for (size_t e = 0; e < elements_.size(); ++e) {
-    ElementResponse(static_cast<int>(e), nullptr, &Ke, nullptr);
-    const ElementData& ed = elements_[e];
-    for (int a = 0; a < ed.num_nodes; ++a)
-      for (int b = 0; b < ed.num_nodes; ++b)
-        for (int i = 0; i < 3; ++i)
-          for (int j = 0; j < 3; ++j)
-            trip.emplace_back(3 * ed.nodes[a] + i, 3 * ed.nodes[b] + j, Ke(3 * a + i, 3 * b + j));
-  }
-  SparseMat K(num_dofs(), num_dofs());
-  K.setFromTriplets(trip.begin(), trip.end());
-  return K;
-}
-
-double FeBody::MaxFrequencySquared() const {
-  double w2 = 0.0;
-  MatX Ke;
-  const double rho = material_.density;
-  for (size_t e = 0; e < elements_.size(); ++e) {
-    ElementResponse(static_cast<int>(e), nullptr, &Ke, nullptr);
-    const ElementData& ed = elements_[e];
-    VecX m = VecX::Zero(3 * ed.num_nodes);
-    for (const GaussData& g : ed.gauss)
-      for (int a = 0; a < ed.num_nodes; ++a) m.segment<3>(3 * a).array() += rho * g.N[a] * g.dV;
-    const VecX s = m.cwiseSqrt().cwiseInverse();
-    const MatX A = s.asDiagonal() * (0.5 * (Ke + Ke.transpose())) * s.asDiagonal();
-    Eigen::SelfAdjointEigenSolver<MatX> es(A, Eigen::EigenvaluesOnly);
-    w2 = std::max(w2, es.eigenvalues().maxCoeff());
-  }
-  return w2 * mass_scale_;
-}
-
-void FeBody::SetCharacteristics(double mass, double volume, const Vec3& center,
-                                const Mat3& tensor) {
-  const double ratio = mass / mass_;
-  Body::SetCharacteristics(mass, volume, center, tensor);
-  mass_diag_ *= ratio;
-  mass_scale_ /= ratio;
-}
-
-VecX FeBody::ExternalForce(double t, double h, const Vec3& gravity) const {
-  VecX f(num_dofs());
-  for (int i = 0; i < num_nodes(); ++i) f.segment<3>(3 * i) = mass_diag_[3 * i] * gravity;
-  for (const PointLoad& load : loads_) {
-    if (load.callback) {
-      const VecX r = load.callback(q_, u_, t, h);
-      if (r.size() != num_dofs() || !r.allFinite())
-        throw InputError("FORCE: callback returned " + std::to_string(r.size()) +
-                         " values (argument 'value'); a FINITE_ELEMENT body callback must "
-                         "return " + std::to_string(num_dofs()) +
-                         " finite numbers (the generalized force conjugate to velo)");
-      f += r;
-      continue;
-    }
-    if (load.type == PointLoad::Type::kTorque)
-      throw InputError("TORQUE: not available for FINITE_ELEMENT bodies (argument 'body'); "
-                       "apply point FORCEs instead");
-    const Vec3 d = load.convected ? Vec3(PolarRotation(DeformationGradient(load.point)) *
-                                         load.direction)
-                                  : load.direction;
-    int e;
-    VecX N;
-    Interpolate(load.point, e, N);
-    const Vec3 fs = load.value(t) * d;
-    for (int a = 0; a < elements_[e].num_nodes; ++a)
-      f.segment<3>(3 * elements_[e].nodes[a]) += N[a] * fs;
-  }
-  return f;
 }
 
 double FeBody::KineticEnergy() const {

@@ -2,14 +2,17 @@
 // elements with a Saint Venant-Kirchhoff material (manual 4.1.7, 7.2.1, tables 4.4/4.5).
 #pragma once
 
+#include <optional>
 #include <string>
 #include <vector>
 
 #include <Eigen/SparseCholesky>
 #include <Eigen/SparseCore>
 
+#include "base/time_series.h"
 #include "base/types.h"
 #include "body/body.h"
+#include "body/fem/element_tree.h"
 #include "geometry/aabb.h"
 #include "geometry/mesh.h"
 #include "geometry/shape.h"
@@ -25,7 +28,11 @@ using SparseMat = Eigen::SparseMatrix<double>;
 // Internal force f_int = -sum_e int B^T P dV with P = F S, S = lambda tr(E) I + 2 mu E,
 // E = (F^T F - I)/2, F = sum_a x_a (dN_a/dX)^T; tangent K = -d f_int / dq (material plus
 // geometric part, symmetric). The current shape is one convex per element (vertices = the
-// element's current nodes, neighbours = elements sharing a face).
+// element's current nodes, neighbours = elements sharing a face) or, with a background
+// mesh, the user's convexes and spheres carried by the mesh motion (embedded pieces: each
+// convex vertex and sphere centre x = sum N_a(xi(X)) x_a on its fixed element; sphere radii
+// do not change). Mass and inertia always come from the mesh (the mesh is the body's
+// volume). Elements may carry their own material (APPLY_BULKMAT, by volume id).
 class FeBody : public Body {
  public:
   // Scratch kept by the integrator between BeginStep, FreeVelocity and EndStep.
@@ -34,14 +41,19 @@ class FeBody : public Body {
     VecX external;  // external generalized force at t+h/2 (for the work)
   };
 
-  // `shape` must hold exactly one MESH (no convexes or spheres); throws InputError naming
-  // BODY otherwise, for an invalid mesh, a non-positive Jacobian at a Gauss point or a node
-  // that belongs to no element.
-  FeBody(geometry::Shape shape, material::BulkMaterial material, std::string label);
+  // Without `mesh`, `shape` must hold exactly one MESH (no convexes or spheres); with
+  // `mesh`, `shape` holds the convexes and spheres embedded in it (no MESH). Throws
+  // InputError naming BODY otherwise, for an invalid mesh, an element with a non-positive
+  // Jacobian at a Gauss point, a node that belongs to no element, or an embedded vertex
+  // farther outside the mesh than 10% of its nearest element's size (argument 'mesh').
+  FeBody(geometry::Shape shape, material::BulkMaterial material, std::string label,
+         std::optional<geometry::Mesh> mesh = std::nullopt);
 
   int num_dofs() const override { return static_cast<int>(q_.size()); }
   int num_nodes() const { return static_cast<int>(mesh_.nodes.size()); }
+  int num_elements() const { return static_cast<int>(elements_.size()); }
   const geometry::Mesh& mesh() const { return mesh_; }  // referential mesh
+  bool embedded() const { return embedded_; }  // convexes/spheres in a background mesh
   Vec3 node(int i) const { return q_.segment<3>(3 * i); }
   const VecX& lumped_mass() const { return mass_diag_; }  // per dof, size 3N
   StepState& step_state() { return step_; }
@@ -73,11 +85,34 @@ class FeBody : public Body {
   // eigenvalue of M_e^-1 K_e (element lumped mass, element tangent at the current q).
   double MaxFrequencySquared() const;
 
+  // Pieces a and b of the current shape are excluded from self-contact: mesh elements that
+  // share a node; embedded pieces that touch in the referential configuration.
+  bool SelfContactExcluded(int a, int b) const override;
+  // Inverse map restricted to the elements carrying piece `piece` (mesh: the element
+  // itself; embedded: the elements of the piece's vertices or sphere centre), extrapolated.
+  Vec3 ReferentialPointOnPiece(const Vec3& x, int piece) const override;
+
+  // --- materials: APPLY_BULKMAT gives the elements with volume id `volid` material `m`
+  // (stiffness and mass; the lumped masses and inertia are recomputed, which discards an
+  // earlier BODY_CHARS). Throws InputError naming APPLY_BULKMAT when no element has volid.
+  void ApplyBulkMaterial(int volid, const material::BulkMaterial& m);
+  const material::BulkMaterial& element_material(int e) const {
+    return materials_[elements_[e].material];
+  }
+  // Material of the element holding referential point X (for STRESS).
+  const material::BulkMaterial& MaterialAt(const Vec3& X) const;
+
   // --- inertia: BODY_CHARS rescales the lumped masses to the given total mass
   void SetCharacteristics(double mass, double volume, const Vec3& center,
                           const Mat3& tensor) override;
 
   // --- loads and energy
+  // PRESSURE: follower pressure p(t) on the current boundary faces with surface id
+  // `surfid`; positive p pushes into the body (traction -p n, n the outward normal).
+  // Throws InputError naming PRESSURE (argument 'surfid') when no boundary face has it.
+  void AddPressure(int surfid, ScalarOrSeries value);
+  // Generalized force of the pressures at time t (part of ExternalForce).
+  VecX PressureForce(double t) const;
   VecX ExternalForce(double t, double h, const Vec3& gravity) const override;
   double KineticEnergy() const override;
   double InternalEnergy() const override;
@@ -94,9 +129,26 @@ class FeBody : public Body {
     int num_nodes = 0;
     std::vector<int> nodes;
     std::vector<GaussData> gauss;
-    geometry::Aabb ref_box;
+    geometry::Aabb ref_box;  // referential node box
+    int material = 0;        // index into materials_
+  };
+  struct EmbeddedPoint {  // a convex vertex or sphere centre carried by element `element`
+    int element = 0;
+    VecX N;
+  };
+  struct Pressure {
+    int surfid = 0;
+    ScalarOrSeries value;
+    std::vector<std::vector<int>> faces;  // boundary faces (mesh nodes, outward CCW)
   };
 
+  void SetupElements();
+  // Lumped masses, mass, volume, centre and inertia tensor from the element materials.
+  void ComputeMass();
+  // Element boxes (5% inflated) in the referential or current configuration.
+  std::vector<geometry::Aabb> ElementBoxes(bool current) const;
+  void EmbedPieces();             // embedded_points_ and the self-contact exclusions
+  void MeshTouchingElements();    // self-contact exclusions of mesh elements
   Mat3X ElementNodes(int e, bool current) const;
   // Element force (3k), tangent (3k x 3k) and strain energy; any output may be null.
   void ElementResponse(int e, VecX* f, MatX* K, double* W) const;
@@ -105,7 +157,14 @@ class FeBody : public Body {
   void Interpolate(const Vec3& X, int& element, VecX& N) const;
 
   geometry::Mesh mesh_;
+  bool embedded_ = false;
   std::vector<ElementData> elements_;
+  std::vector<material::BulkMaterial> materials_;  // [0] = the BODY material
+  std::vector<EmbeddedPoint> embedded_points_;     // convex vertices, then sphere centres
+  std::vector<std::vector<int>> piece_elements_;   // embedded: elements carrying each piece
+  std::vector<std::vector<int>> touching_;         // per piece, sorted excluded pieces
+  fem::ElementTree ref_tree_, cur_tree_;               // element boxes (point location)
+  std::vector<Pressure> pressures_;
   VecX mass_diag_;
   double mass_scale_ = 1.0;  // 1 / (BODY_CHARS mass ratio), for MaxFrequencySquared
   bool use_operator_ = false;

@@ -5,6 +5,8 @@
 
 #include <cmath>
 
+#include <Eigen/Geometry>
+
 #include "base/math.h"
 #include "geometry/geometry_test_util.h"
 #include "geometry/shape.h"
@@ -189,6 +191,88 @@ TEST(MeshTest, BoundsAndRigidMotionInvariance) {
   EXPECT_NEAR(after.volume, 6.0, 1e-13);
   EXPECT_TRUE(after.center.isApprox(R * before.center + Vec3(1, 2, 3), 1e-13));
   EXPECT_LT((after.euler - R * before.euler * R.transpose()).norm(), 1e-12);
+}
+
+TEST(MeshTest, SurfaceFaceMatchingNoElementFaceIsReportedAsMissing) {
+  Mesh m = Hex(testing::MakeUnitCube().vertices, 2, 2, 2, 1, {1, 2, 3, 4, 5, 6});
+  m.surface_faces.push_back(MeshFace{{0, 1, 13}, 7});  // nodes of no common element face
+  ExpectInputError([&] { m.Validate("MESH"); },
+                   {"MESH: surface face", "(nodes 0 1 13)", "matches no element face",
+                    "'surfids'"});
+  m.surface_faces.back() = MeshFace{Mesh::ElementFaces(m.elements[0])[2], 9};
+  ExpectInputError([&] { m.Validate("MESH"); },
+                   {"is an inner face of elements 0 and 1", "'surfids'"});
+}
+
+// Straight bar x in [0, L], y in [R - h, R + h], z in [0, w] with L = pi R / 2.
+Mesh Bar(double R, double h, double w, int i) {
+  const double L = kPi * R / 2;
+  const std::vector<Vec3> c = {{0, R - h, 0}, {L, R - h, 0}, {L, R + h, 0}, {0, R + h, 0},
+                               {0, R - h, w}, {L, R - h, w}, {L, R + h, w}, {0, R + h, w}};
+  return Hex(c, i, 2, 1, 1, {1, 2, 3, 4, 5, 6});
+}
+
+TEST(MeshTest, BendWrapsAStraightBarOntoAQuarterArc) {
+  const double R = 1.0, h = 0.1, w = 0.2, L = kPi * R / 2;
+  const Mesh bar = Bar(R, h, w, 16);
+  Mesh bent = bar;
+  // Axis z through the origin pointing down: e = d x n = x, so the section x = 0 stays.
+  bent.Bend(Vec3::Zero(), Vec3(0, 0, -2), 90.0);
+  for (size_t k = 0; k < bar.nodes.size(); ++k) {
+    const Vec3& X = bar.nodes[k];
+    const double a = kPi / 2 * X.x() / L;  // angle proportional to the distance along x
+    const Vec3 arc(X.y() * std::sin(a), X.y() * std::cos(a), X.z());
+    // Trigonometry of O(1) numbers: round-off only.
+    EXPECT_LT((bent.nodes[k] - arc).norm(), 1e-13) << "node " << k;
+  }
+  // The bent volume approaches the annular sector (pi/4)((R+h)^2-(R-h)^2) w = pi R h w
+  // from below: 16 chords of 90/16 degrees lose 1 - sin(t)/t = 4.0e-4 of it.
+  const double t = kPi / 32;
+  EXPECT_NEAR(bent.ComputeMassProperties().volume, kPi * R * h * w * std::sin(t) / t, 1e-12);
+}
+
+TEST(MeshTest, BendByNegativeAngleEqualsBendAboutTheReversedAxis) {
+  Mesh a = Bar(1.0, 0.1, 0.2, 8), b = a;
+  a.Bend(Vec3::Zero(), Vec3(0, 0, -1), 60.0);
+  b.Bend(Vec3::Zero(), Vec3(0, 0, 1), -60.0);
+  for (size_t k = 0; k < a.nodes.size(); ++k) EXPECT_LT((a.nodes[k] - b.nodes[k]).norm(), 1e-15);
+}
+
+TEST(MeshTest, BendRejectsAnAxisThroughTheMeshAndBadAngles) {
+  Mesh m = Bar(1.0, 0.1, 0.2, 4);
+  ExpectInputError([&] { m.Bend(Vec3(0.5, 1.0, 0), Vec3::UnitZ(), 90.0); },
+                   {"BEND: node", "lies on the axis or beyond it", "'point'"});
+  ExpectInputError([&] { m.Bend(Vec3::Zero(), Vec3::UnitZ(), 400.0); },
+                   {"BEND: the angle 400 is out of range", "'degrees'"});
+  ExpectInputError([&] { m.Bend(Vec3::Zero(), Vec3::Zero(), 90.0); },
+                   {"BEND: the axis direction is zero", "'direction'"});
+}
+
+TEST(MeshTest, RoughHexOfARotatedBoxFollowsItsPrincipalAxes) {
+  Convex box = testing::MakeBox(Vec3(0, 0, 0), Vec3(2, 1, 0.5));
+  const Mat3 rot = Eigen::AngleAxisd(kPi / 6, Vec3(0, 0, 1)).toRotationMatrix();
+  for (Vec3& v : box.vertices) v = rot * v + Vec3(1, 2, 3);
+  const Mesh m = RoughHex({box}, 3, 2, 2, {}, {}, {});
+  EXPECT_EQ(m.elements.size(), 12u);
+  EXPECT_EQ(m.nodes.size(), 4u * 3u * 3u);
+  // The principal box is the box itself (volume 1) enlarged by 1% per side: 1.02^3; the
+  // axis-aligned box of the rotated box would be 2.23 x 1.87 x 0.5. Round-off only.
+  EXPECT_NEAR(m.ComputeMassProperties().volume, std::pow(1.02, 3), 1e-12);
+  EXPECT_LT((m.ComputeMassProperties().center - (rot * Vec3(1, 0.5, 0.25) + Vec3(1, 2, 3))).norm(),
+            1e-12);
+}
+
+TEST(MeshTest, RoughHexOfACubeIsItsAxisAlignedBoxWithGrading) {
+  const Mesh m = RoughHex({testing::MakeUnitCube()}, 2, 1, 1, {1, 3}, {}, {});
+  const Aabb b = m.Bounds();
+  EXPECT_LT((b.lo - Vec3::Constant(-0.01)).norm(), 1e-14);
+  EXPECT_LT((b.hi - Vec3::Constant(1.01)).norm(), 1e-14);
+  // Grading 1:3 along x puts the inner node at a quarter of the enlarged width 1.02.
+  EXPECT_NEAR(m.nodes[1].x(), -0.01 + 1.02 / 4, 1e-14);
+  ExpectInputError([] { RoughHex({}, 1, 1, 1, {}, {}, {}); },
+                   {"ROUGH_HEX: the shape has no convex vertices", "'shape'"});
+  ExpectInputError([] { RoughHex({testing::MakeUnitCube()}, 0, 1, 1, {}, {}, {}); },
+                   {"ROUGH_HEX: i = 0 subdivisions", "'i'"});
 }
 
 }  // namespace

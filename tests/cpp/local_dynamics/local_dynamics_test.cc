@@ -89,6 +89,9 @@ TEST(LocalDynamics, FixPointTargetReturnsDriftedPoint) {
   EXPECT_EQ(law.kind, solvers::LawKind::kEquality);
   // x(t+h) = x(t+h/2) + h/2 U = fixed position  =>  U = 2 * 1e-3 / h along z.
   EXPECT_NEAR(law.target.z(), 2e-3 / h, 1e-12);
+  // QUASI_STATIC: x(t+h) = x(t) + h U  =>  U = 1e-3 / h.
+  const solvers::Law qs = MakeLaw(c, 0.0, h, /*quasi_static=*/true);
+  EXPECT_NEAR(qs.target.z(), 1e-3 / h, 1e-12);
 }
 
 TEST(LocalDynamics, ScatterAddsImpulseToBothBodiesWithOppositeSigns) {

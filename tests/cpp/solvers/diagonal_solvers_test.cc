@@ -61,7 +61,7 @@ TEST(DiagonalSolvers, EveryKernelReproducesAnalyticSliding) {
   const double RN = 1.0;
   const Vec3 expected(-mu * RN * 2.0 / std::sqrt(5.0), -mu * RN * 1.0 / std::sqrt(5.0), RN);
   for (DiagSolver kind : {DiagSolver::kSemismoothNewton, DiagSolver::kProjectedGradient,
-                          DiagSolver::kDeSaxceFeng}) {
+                          DiagSolver::kDeSaxceFeng, DiagSolver::kProjectedNewton}) {
     Vec3 R = Vec3::Zero();
     const DiagResult r = SolveContactBlock(W, Inverse(W), b, mu, Tight(kind), R);
     EXPECT_EQ(r.status, DiagStatus::kOk) << static_cast<int>(kind);
@@ -77,7 +77,8 @@ TEST(DiagonalSolvers, KernelsAgreeOnCoupledBlock) {
   for (const Vec3& b : {Vec3(1.0, -0.5, -0.7), Vec3(0.05, 0.02, -1.0)}) {
     Vec3 reference = Vec3::Zero();
     SolveContactBlock(W, Inverse(W), b, 0.4, Tight(DiagSolver::kSemismoothNewton), reference);
-    for (DiagSolver kind : {DiagSolver::kProjectedGradient, DiagSolver::kDeSaxceFeng}) {
+    for (DiagSolver kind : {DiagSolver::kProjectedGradient, DiagSolver::kDeSaxceFeng,
+                            DiagSolver::kProjectedNewton}) {
       Vec3 R = Vec3::Zero();
       EXPECT_EQ(SolveContactBlock(W, Inverse(W), b, 0.4, Tight(kind), R).status,
                 DiagStatus::kOk);

@@ -108,7 +108,8 @@ TEST(GaussSeidelSolver, EveryDiagonalSolverGivesTheSameSlidingAndStickingAnswer)
   for (const Vec3& B : {Vec3(2.0, 1.0, -1.0), Vec3(0.05, -0.02, -1.0)}) {
     BlockProblem reference = SingleRow(CoupledBlock(), B, Contact(0.4));
     SolveWith(reference);
-    for (DiagSolver kind : {DiagSolver::kProjectedGradient, DiagSolver::kDeSaxceFeng}) {
+    for (DiagSolver kind : {DiagSolver::kProjectedGradient, DiagSolver::kDeSaxceFeng,
+                            DiagSolver::kProjectedNewton}) {
       BlockProblem p = SingleRow(CoupledBlock(), B, Contact(0.4));
       GaussSeidelOptions o = Tight();
       o.diagsolver = kind;

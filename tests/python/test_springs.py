@@ -1,0 +1,276 @@
+"""PUT_SPRING spring-dashpot elements against closed-form answers, with every solver."""
+
+import math
+
+import numpy as np
+import pytest
+
+from solfec import *  # noqa: F401,F403
+
+SOLVERS = {
+    "GS": lambda: GAUSS_SEIDEL_SOLVER(1e-10, 100, meritval=1e-14),
+    "NEWTON": lambda: NEWTON_SOLVER(),
+    "PENALTY": lambda: PENALTY_SOLVER(),
+}
+
+
+def model(outdir, h):
+    sol = SOLFEC("DYNAMIC", h, outdir)
+    sol.verbose = "OFF"
+    OUTPUT(sol, 100.0)  # frames are not needed here
+    bulk = BULK_MATERIAL(sol, young=1e9, poisson=0.25, density=1000.0)
+    SURFACE_MATERIAL(sol)
+    return sol, bulk
+
+
+def record(sol, b, T, solver, every=None):
+    """Runs for T and returns (t, position, velocity) of the body centre after every step."""
+    ts, xs, vs = [0.0], [list(b.conf[9:12])], [list(b.velo[3:6])]
+
+    def cb():
+        ts.append(sol.time)
+        xs.append(list(b.conf[9:12]))
+        vs.append(list(b.velo[3:6]))
+    CALLBACK(sol, every or sol.step, (), cb)
+    RUN(sol, solver, T)
+    return np.array(ts), np.array(xs), np.array(vs)
+
+
+def upward_crossings(t, z):
+    i = np.where((z[:-1] < 0) & (z[1:] >= 0))[0]
+    return t[i] + (t[i + 1] - t[i]) * (-z[i]) / (z[i + 1] - z[i])
+
+
+def oscillator(outdir, h, k_over_m, c_over_m=0.0, T=2.0, solver="GS", v0=0.1, flipped=False):
+    """A ball hanging from a fixed point 1 m above it on a follower spring (no gravity),
+    started with velocity v0 along the spring. Returns t, z, vz, m, k, c, constraint."""
+    sol, bulk = model(outdir, h)
+    b = BODY(sol, "RIGID", SPHERE((0, 0, 0), 0.1, 1, 1), bulk)
+    m = b.mass
+    k, c = k_over_m * m, c_over_m * m
+    f = lambda s, v: -k * s - c * v  # noqa: E731
+    if flipped:
+        con = PUT_SPRING(b, (0, 0, 0), None, (0, 0, 1), f)
+    else:
+        con = PUT_SPRING(None, (0, 0, 1), b, (0, 0, 0), f)
+    INITIAL_VELOCITY(b, (0, 0, v0), (0, 0, 0))
+    t, x, v = record(sol, b, T, SOLVERS[solver]())
+    return t, x[:, 2], v[:, 2], m, k, c, con
+
+
+@pytest.mark.parametrize("solver", ["GS", "NEWTON", "PENALTY"])
+def test_linear_spring_oscillates_with_period_2pi_sqrt_m_over_k(outdir, solver):
+    # T0 = 0.5 s, 200 steps a period: the implicit midpoint rule lengthens the period by
+    # (w h)^2 / 12 = 8e-5, far inside 0.5%; 4 periods are measured.
+    T0 = 0.5
+    w = 2 * math.pi / T0
+    t, z, vz, m, k, c, con = oscillator(outdir, T0 / 200, w * w, T=4.2 * T0, solver=solver)
+    cross = upward_crossings(t, z)
+    assert len(cross) >= 4
+    period = np.diff(cross).mean()
+    assert period == pytest.approx(T0, rel=5e-3)
+    # amplitude v0 / w: no numerical damping
+    assert np.abs(z).max() == pytest.approx(0.1 / w, rel=1e-3)
+    assert con.kind == "SPRING"
+
+
+@pytest.mark.parametrize("solver", ["GS", "NEWTON", "PENALTY"])
+def test_undamped_spring_conserves_energy(outdir, solver):
+    # E = m v^2/2 + k s^2/2 with the stroke s = -z (the anchor is above); the implicit
+    # midpoint spring conserves it up to the solver tolerance (1% asked).
+    T0 = 0.5
+    w = 2 * math.pi / T0
+    t, z, vz, m, k, c, con = oscillator(outdir, T0 / 50, w * w, T=3 * T0, solver=solver)
+    E = 0.5 * m * vz ** 2 + 0.5 * k * z ** 2
+    assert np.abs(E / E[0] - 1).max() < 1e-2
+    assert np.abs(E / E[0] - 1).max() < 1e-6  # measured: round-off level for GS
+
+
+def test_dashpot_amplitude_decays_as_exp_minus_c_t_over_2m(outdir):
+    # zeta = c / (2 m w) = 0.05: peaks of z(t) = A exp(-c t / 2m) sin(w_d t) shrink by
+    # exp(-c T_d / 2m) a period; the decay rate fitted over 4 periods is within 2%.
+    T0 = 0.5
+    w = 2 * math.pi / T0
+    c_over_m = 2 * 0.05 * w
+    t, z, vz, m, k, c, con = oscillator(outdir, T0 / 200, w * w, c_over_m, T=4.3 * T0)
+    i = np.where((z[1:-1] > z[:-2]) & (z[1:-1] >= z[2:]))[0] + 1
+    assert len(i) >= 4
+    rate = -np.polyfit(t[i], np.log(z[i]), 1)[0]
+    assert rate == pytest.approx(c / (2 * m), rel=2e-2)
+
+
+def test_stiff_spring_stays_stable(outdir):
+    # k h^2 / m = 100 (w h = 10, an explicit scheme would need w h < 2): bounded motion and
+    # energy conserved to 1% over 300 steps.
+    h = 1e-3
+    t, z, vz, m, k, c, con = oscillator(outdir, h, 100 / h ** 2, T=300 * h)
+    E = 0.5 * m * vz ** 2 + 0.5 * k * z ** 2
+    assert np.all(np.isfinite(E))
+    assert np.abs(E / E[0] - 1).max() < 1e-2
+
+
+def test_spring_on_body1_with_fixed_point2_matches_the_mirrored_setup(outdir, tmp_path):
+    # The same spring given as (body, None) or (None, body) moves the body identically and
+    # reports the same R_N (force > 0 increases the stroke) and stroke.
+    T0 = 0.5
+    w = 2 * math.pi / T0
+    a = oscillator(str(tmp_path / "a"), T0 / 100, w * w, T=0.3 * T0)
+    b = oscillator(str(tmp_path / "b"), T0 / 100, w * w, T=0.3 * T0, flipped=True)
+    assert np.abs(a[1] - b[1]).max() < 1e-12
+    Ra, Rb = a[6].R, b[6].R
+    assert Ra[2] == pytest.approx(Rb[2], rel=1e-10)
+    assert a[6].stroke == pytest.approx(b[6].stroke, rel=1e-10)
+    assert len(a[6].point) == 6
+
+
+def test_cubic_spring_static_deflection_solves_f_plus_mg_zero(outdir):
+    # f(s, v) = -k s - k3 s^3 - c v with a heavy dashpot (zeta ~ 0.7) hanging under gravity:
+    # the rest stroke is the root of k s + k3 s^3 = m g; R_N = -m g (the spring pulls).
+    g = 9.81
+    sol, bulk = model(outdir, 1e-3)
+    b = BODY(sol, "RIGID", SPHERE((0, 0, 0), 0.1, 1, 1), bulk)
+    m = b.mass
+    w = 10.0
+    k, k3, c = m * w * w, m * w * w / 0.0025, 2 * 0.7 * m * w
+    con = PUT_SPRING(None, (0, 0, 1), b, (0, 0, 0), lambda s, v: -k * s - k3 * s ** 3 - c * v)
+    GRAVITY(sol, (0, 0, -g))
+    RUN(sol, SOLVERS["GS"](), 3.0)
+    roots = np.roots([k3, 0.0, k, -m * g])
+    s_exact = float(roots[np.abs(roots.imag) < 1e-12].real[0])
+    assert s_exact < 0.8 * m * g / k  # the cubic term matters (linear answer is 25% larger)
+    s = -b.conf[11]
+    # settled: exp(-0.7 * 10 * 3) ~ 1e-9 of the initial 0.07 m
+    assert s == pytest.approx(s_exact, rel=1e-6)
+    assert con.stroke == pytest.approx(s_exact, rel=1e-6)
+    assert con.R[2] == pytest.approx(-m * g, rel=1e-6)
+
+
+def test_spring_between_two_rigid_bodies_conserves_linear_momentum(outdir):
+    # Off-centre attachment points (so the bodies also spin) and a nonlinear spring-dashpot:
+    # internal forces only, so m1 v1 + m2 v2 stays constant to round-off.
+    sol, bulk = model(outdir, 2e-3)
+    b1 = BODY(sol, "RIGID", SPHERE((0, 0, 0), 0.1, 1, 1), bulk)
+    b2 = BODY(sol, "RIGID", SPHERE((1, 0.2, 0.1), 0.15, 1, 1), bulk)
+    rng = np.random.default_rng(6)
+    INITIAL_VELOCITY(b1, tuple(rng.normal(size=3)), tuple(rng.normal(size=3)))
+    INITIAL_VELOCITY(b2, tuple(rng.normal(size=3)), tuple(rng.normal(size=3)))
+    k = 50.0 * b1.mass
+    con = PUT_SPRING(b1, (0.05, 0.05, 0), b2, (0.9, 0.2, 0.1),
+                     lambda s, v: -k * s - 10 * k * s ** 3 - 0.5 * v)
+    p0 = b1.mass * np.array(b1.velo[3:6]) + b2.mass * np.array(b2.velo[3:6])
+    for name in ("GS", "NEWTON", "PENALTY"):
+        RUN(sol, SOLVERS[name](), 0.5)
+        p = b1.mass * np.array(b1.velo[3:6]) + b2.mass * np.array(b2.velo[3:6])
+        assert np.abs(p - p0).max() < 1e-10 * np.abs(p0).max()
+    # the spring did act (measured: stroke ~0.13 m, R_N ~ -30 N at the end)
+    assert abs(con.stroke) > 1e-2 and abs(con.R[2]) > 1.0
+
+
+def test_fixed_direction_spring_acts_only_along_its_direction(outdir):
+    # direction (0,0,1): the stroke is the change of (x2 - x1) . e_z, so sliding along x
+    # (uniform, v_x = 0.3) does not load the spring, which still oscillates along z.
+    T0 = 0.5
+    w = 2 * math.pi / T0
+    sol, bulk = model(outdir, T0 / 200)
+    b = BODY(sol, "RIGID", SPHERE((0, 0, 0), 0.1, 1, 1), bulk)
+    k = b.mass * w * w
+    con = PUT_SPRING(None, (0, 0, 1), b, (0, 0, 0), lambda s, v: -k * s, direction=(0, 0, 2))
+    INITIAL_VELOCITY(b, (0.3, 0, 0.1), (0, 0, 0))
+    t, x, v = record(sol, b, 2.1 * T0, SOLVERS["GS"]())
+    assert np.abs(x[:, 0] - 0.3 * t).max() < 1e-10
+    period = np.diff(upward_crossings(t, x[:, 2])).mean()
+    assert period == pytest.approx(T0, rel=5e-3)
+    # base is row-major: column N = (base[2], base[5], base[8]), the axis from point 1 to 2
+    assert con.base[2::3] == pytest.approx((0, 0, 1))
+
+
+def test_convected_direction_turns_with_the_body(outdir):
+    # A zero-force spring on a body spinning about z at 1 rad/s with direction (1,0,0) and
+    # update 'CONV1': after t the axis is (cos t, sin t, 0); with 'FIXED' it stays put.
+    sol, bulk = model(outdir, 1e-3)
+    b = BODY(sol, "RIGID", SPHERE((0, 0, 0), 0.1, 1, 1), bulk)
+    INITIAL_VELOCITY(b, (0, 0, 0), (0, 0, 1.0))
+    conv = PUT_SPRING(b, (0, 0, 0), None, (1, 0, 0), lambda s, v: 0.0, direction=(1, 0, 0),
+                      update="CONV1")
+    fixed = PUT_SPRING(b, (0, 0, 0), None, (1, 0, 0), lambda s, v: 0.0, direction=(1, 0, 0))
+    RUN(sol, SOLVERS["GS"](), 0.5)
+    tm = sol.time - 0.5e-3  # the axis is updated at the middle of the last step
+
+    # base is row-major, column N = base[2::3]; a spring whose only body is body1 stores the
+    # axis flipped (pointing from the fixed point 2 to the body), so N = -direction here.
+    n_conv, n_fixed = -np.array(conv.base[2::3]), -np.array(fixed.base[2::3])
+    assert n_conv == pytest.approx((math.cos(tm), math.sin(tm), 0), abs=1e-9)
+    assert n_fixed == pytest.approx((1, 0, 0), abs=1e-12)
+
+
+def test_put_spring_argument_errors(outdir):
+    sol, bulk = model(outdir, 1e-3)
+    b = BODY(sol, "RIGID", SPHERE((0, 0, 0), 0.1, 1, 1), bulk)
+    f = lambda s, v: -s  # noqa: E731
+    with pytest.raises(ValueError, match="both 'body1' and 'body2' are None"):
+        PUT_SPRING(None, (0, 0, 0), None, (1, 0, 0), f)
+    with pytest.raises(TypeError, match="'function' must be callable"):
+        PUT_SPRING(b, (0, 0, 0), None, (1, 0, 0), 3.0)
+    with pytest.raises(TypeError, match="two arguments"):
+        PUT_SPRING(b, (0, 0, 0), None, (1, 0, 0), lambda s: -s)
+    with pytest.raises(TypeError, match="must return a number"):
+        PUT_SPRING(b, (0, 0, 0), None, (1, 0, 0), lambda s, v: "x")
+    with pytest.raises(ValueError, match="smin < smax"):
+        PUT_SPRING(b, (0, 0, 0), None, (1, 0, 0), f, (0.1, -0.1))
+    with pytest.raises(ValueError, match="needs 'direction'"):
+        PUT_SPRING(b, (0, 0, 0), None, (1, 0, 0), f, update="CONV1")
+    with pytest.raises(ValueError, match="unknown value 'CONV3'"):
+        PUT_SPRING(b, (0, 0, 0), None, (1, 0, 0), f, direction=(1, 0, 0), update="CONV3")
+    with pytest.raises(ValueError, match="points coincide"):
+        PUT_SPRING(b, (0, 0, 0), None, (0, 0, 0), f)
+    with pytest.raises(ValueError, match="None"):
+        PUT_SPRING(None, (0, 0, 0), b, (1, 0, 0), f, direction=(1, 0, 0), update="CONV1")
+    with pytest.raises(ValueError, match="same body"):
+        PUT_SPRING(b, (0, 0, 0), b, (1, 0, 0), f)
+    # unlimited limits are accepted
+    con = PUT_SPRING(b, (0, 0, 0), None, (1, 0, 0), f, (-math.inf, math.inf))
+    assert con.kind == "SPRING"
+
+
+def test_spring_function_error_during_run_is_reported(outdir):
+    sol, bulk = model(outdir, 1e-3)
+    b = BODY(sol, "RIGID", SPHERE((0, 0, 0), 0.1, 1, 1), bulk)
+    INITIAL_VELOCITY(b, (0, 0, 1), (0, 0, 0))
+    PUT_SPRING(b, (0, 0, 0), None, (0, 0, 1), lambda s, v: None if abs(s) > 0.005 else -s)
+    with pytest.raises(TypeError, match="PUT_SPRING: the spring function returned NoneType"):
+        RUN(sol, SOLVERS["GS"](), 0.1)
+
+
+def test_spring_leaving_its_limits_stops_the_run_with_a_clear_error(outdir):
+    # Finite limits are accepted (Solfec-1.0 decks pass them); stops are not modelled, so
+    # a stroke beyond them must stop RUN rather than continue with a wrong force.
+    sol, bulk = model(outdir, 1e-3)
+    b = BODY(sol, "RIGID", SPHERE((0, 0, 0), 0.1, 1, 1), bulk)
+    INITIAL_VELOCITY(b, (0, 0, 1), (0, 0, 0))
+    PUT_SPRING(b, (0, 0, 0), None, (0, 0, 1), lambda s, v: -s, (-0.01, 0.01))
+    RUN(sol, SOLVERS["GS"](), 0.005)  # stroke ~ -0.005: inside
+    with pytest.raises(ValueError, match="left the limits"):
+        RUN(sol, SOLVERS["GS"](), 0.1)
+
+
+def test_quasi_static_cubic_spring_settles_at_the_root_of_f_plus_mg(outdir):
+    # QUASI_STATIC: q(t+h) = q(t) + h u with no inertia memory; the spring row acts at the
+    # end-of-step stroke, so the rest stroke solves k s + k3 s^3 = m g (no dashpot needed).
+    g = 9.81
+    sol = SOLFEC("QUASI_STATIC", 0.1, outdir)
+    sol.verbose = "OFF"
+    OUTPUT(sol, 100.0)
+    bulk = BULK_MATERIAL(sol, young=1e9, poisson=0.25, density=1000.0)
+    SURFACE_MATERIAL(sol)
+    b = BODY(sol, "RIGID", SPHERE((0, 0, 0), 0.1, 1, 1), bulk)
+    m = b.mass
+    k, k3 = m * 100.0, m * 100.0 / 0.0025
+    con = PUT_SPRING(None, (0, 0, 1), b, (0, 0, 0), lambda s, v: -k * s - k3 * s ** 3)
+    GRAVITY(sol, (0, 0, -g))
+    RUN(sol, SOLVERS["GS"](), 6.0)
+    roots = np.roots([k3, 0.0, k, -m * g])
+    s_exact = float(roots[np.abs(roots.imag) < 1e-12].real[0])
+    # regularised Newton on the tangent stiffness k_t: the error contracts by about
+    # m / (m + k_t h^2) a step (0.2 measured), so 60 steps leave round-off
+    assert -b.conf[11] == pytest.approx(s_exact, rel=1e-8)
+    assert con.R[2] == pytest.approx(-m * g, rel=1e-8)
