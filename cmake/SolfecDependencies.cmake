@@ -6,3 +6,12 @@ find_package(Qhull CONFIG REQUIRED)
 find_package(GTest)
 find_package(Threads REQUIRED)
 find_package(HDF5 REQUIRED COMPONENTS C)
+
+# CHOLMOD (Debian libsuitesparse-dev) factorizes the sparse inertia operators of deformable
+# bodies; Debian ships no CMake package for it, so find the header and library directly.
+find_path(CHOLMOD_INCLUDE_DIR cholmod.h PATH_SUFFIXES suitesparse REQUIRED)
+find_library(CHOLMOD_LIBRARY cholmod REQUIRED)
+add_library(SuiteSparse::CHOLMOD UNKNOWN IMPORTED)
+set_target_properties(SuiteSparse::CHOLMOD PROPERTIES
+  IMPORTED_LOCATION ${CHOLMOD_LIBRARY}
+  INTERFACE_INCLUDE_DIRECTORIES ${CHOLMOD_INCLUDE_DIR})

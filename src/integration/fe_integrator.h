@@ -17,7 +17,8 @@ void BeginFeStep(body::FeBody& b, double t, double h);
 // f = f_ext(t+h/2) + f_int(q(t+h/2)) - damping K u(t);
 // DEF_EXP: u_free = u + h M^-1 f (lumped M);
 // DEF_LIM (and DEFAULT): A = M + (damping h/2 + h^2/4) K(q(t+h/2)) factorized once (sparse
-//   LDL^T), u_free = u + h A^-1 f; A is the body's inertia operator for the local dynamics.
+//   Cholesky, CHOLMOD), u_free = u + h A^-1 f; A is the body's inertia operator for the
+//   local dynamics.
 void FeFreeVelocity(body::FeBody& b, double t, double h, const Vec3& gravity);
 
 // u(t+h) = u_free + A^-1 impulse, q(t+h) = q(t+h/2) + h/2 u(t+h); external work; shape.

@@ -16,7 +16,7 @@
 // frequency sqrt(K/M). So choose h >> 1/w_min (e.g. h w_min > 100 for 1e-4 relative).
 // Bodies without stiffness (RIGID; rigid modes of deformable bodies that no constraint holds)
 // under a net load F simply move: h u = h^2 A^-1 F per step.
-//   FINITE_ELEMENT: A = lumped M + h^2 K(q(t)), sparse LDL^T once per step.
+//   FINITE_ELEMENT: A = lumped M + h^2 K(q(t)), sparse Cholesky (CHOLMOD) once per step.
 //   PSEUDO_RIGID:   A = blockdiag(rho E kron I3 + h^2 K(F(t)), m I3).
 //   RIGID:          A = diag(J, m I); u_free = h [J^-1 T, F / m] (no gyroscopic term);
 //                   Lambda(t+h) = Lambda(t) exp[h Omega(t+h)], x(t+h) = x(t) + h v(t+h).

@@ -396,16 +396,14 @@ void FeBody::ComputeH(const Vec3& X, const Mat3& base, HOperator& H) const {
 
 void FeBody::ApplyInverseInertia(Eigen::Ref<MatX> G) const {
   if (use_operator_) {
-    const MatX rhs = G;
-    G = operator_.solve(rhs);
+    operator_.Solve(G);
   } else {
     G.array().colwise() /= mass_diag_.array();
   }
 }
 
 void FeBody::SetInertiaOperator(const SparseMat& A) {
-  operator_.compute(A);
-  if (operator_.info() != Eigen::Success || (operator_.vectorD().array() <= 0.0).any())
+  if (!operator_.Factorize(A))
     throw SolverError("RUN: the inertia operator of FINITE_ELEMENT body " + std::to_string(id_) +
                       (label_.empty() ? "" : " ('" + label_ + "')") +
                       " is not positive definite; reduce the time step or the damping");

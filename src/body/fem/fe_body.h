@@ -6,12 +6,12 @@
 #include <string>
 #include <vector>
 
-#include <Eigen/SparseCholesky>
 #include <Eigen/SparseCore>
 
 #include "base/time_series.h"
 #include "base/types.h"
 #include "body/body.h"
+#include "body/fem/sparse_spd_solver.h"
 #include "body/fem/element_tree.h"
 #include "geometry/aabb.h"
 #include "geometry/mesh.h"
@@ -66,7 +66,7 @@ class FeBody : public Body {
   void ComputeH(const Vec3& X, const Mat3& base, HOperator& H) const override;
   // G := A^-1 G with A = lumped M, or the operator set by SetInertiaOperator (DEF_LIM).
   void ApplyInverseInertia(Eigen::Ref<MatX> G) const override;
-  // Factorizes A (symmetric positive definite, 3N x 3N) with a sparse LDL^T; throws
+  // Factorizes A (symmetric positive definite, 3N x 3N) with CHOLMOD (sparse Cholesky); throws
   // SolverError when A is not positive definite.
   void SetInertiaOperator(const SparseMat& A);
   void ResetInertiaOperator() { use_operator_ = false; }
@@ -168,7 +168,7 @@ class FeBody : public Body {
   VecX mass_diag_;
   double mass_scale_ = 1.0;  // 1 / (BODY_CHARS mass ratio), for MaxFrequencySquared
   bool use_operator_ = false;
-  Eigen::SimplicialLDLT<SparseMat> operator_;
+  SparseSpdSolver operator_;  // CHOLMOD, symbolic analysis kept while the pattern holds
   StepState step_;
 };
 
