@@ -13,7 +13,7 @@ from . import _solfec
 from .shapes import _objects, _ShapeObject
 
 __all__ = ["SOLFEC", "BULK_MATERIAL", "SURFACE_MATERIAL", "BODY", "TIME_SERIES", "BYLABEL",
-           "BODY_CHARS", "INITIAL_VELOCITY", "DELETE", "APPLY_BULKMAT"]
+           "BODY_CHARS", "INITIAL_VELOCITY", "DELETE", "APPLY_BULKMAT", "MATERIAL"]
 
 
 class SOLFEC:
@@ -525,24 +525,35 @@ def APPLY_BULKMAT(solfec, body, volid, material):
     """APPLY_BULKMAT(solfec, body, volid, material): the FINITE_ELEMENT body's elements with
     volume id `volid` use `material` (stiffness and mass; masses and inertia are recomputed,
     replacing an earlier BODY_CHARS)."""
-    r = "APPLY_BULKMAT"
+    _apply_bulk_material(solfec, body, volid, material, "APPLY_BULKMAT")
+
+
+def MATERIAL(solfec, body, volid, material):
+    """MATERIAL(solfec, body, volid, material): the manual's name (4.4) of APPLY_BULKMAT."""
+    _apply_bulk_material(solfec, body, volid, material, "MATERIAL")
+
+
+def _apply_bulk_material(solfec, body, volid, material, r):
     A.instance(solfec, SOLFEC, r, "solfec")
     A.instance(body, BODY, r, "body")
     if body._solfec is not solfec:
-        raise ValueError("APPLY_BULKMAT: the body belongs to another SOLFEC object (argument "
+        raise ValueError(f"{r}: the body belongs to another SOLFEC object (argument "
                          "'body')")
     if body.kind != "FINITE_ELEMENT":
-        raise ValueError(f"APPLY_BULKMAT: applies to FINITE_ELEMENT bodies only, got a "
+        raise ValueError(f"{r}: applies to FINITE_ELEMENT bodies only, got a "
                          f"{body.kind} body (argument 'body')")
     vid = A.integer(volid, r, "volid")
     if isinstance(material, str):
         mat = BYLABEL(solfec, "BULK_MATERIAL", material)
         if mat is None:
-            raise ValueError(f"APPLY_BULKMAT: no BULK_MATERIAL labelled '{material}' "
+            raise ValueError(f"{r}: no BULK_MATERIAL labelled '{material}' "
                              f"(argument 'material')")
     else:
         mat = A.instance(material, BULK_MATERIAL, r, "material")
-    body._d.apply_bulk_material(body._id, vid, mat._m)
+    try:
+        body._d.apply_bulk_material(body._id, vid, mat._m)
+    except ValueError as e:  # the core names APPLY_BULKMAT; MATERIAL is the manual's name
+        raise ValueError(str(e).replace("APPLY_BULKMAT", r, 1)) from None
 
 
 def INITIAL_VELOCITY(body, linear, angular):

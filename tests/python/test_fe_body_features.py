@@ -124,6 +124,11 @@ def test_apply_bulkmat_sets_the_mass_of_each_volume(outdir):
         APPLY_BULKMAT(sol, b, 5, heavy)
     with pytest.raises(ValueError, match="FINITE_ELEMENT"):
         APPLY_BULKMAT(sol, BODY(sol, "RIGID", box(5, 0, 0, 1, 1, 1), bulk), 1, heavy)
+    # The manual's name of the routine (4.4) does the same and names itself in errors.
+    MATERIAL(sol, b, 2, bulk)
+    assert b.mass == pytest.approx(1000.0 * 2, rel=1e-12)
+    with pytest.raises(ValueError, match="^MATERIAL: .*'volid'"):
+        MATERIAL(sol, b, 5, heavy)
 
 
 def u_strip():
