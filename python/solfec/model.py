@@ -375,13 +375,7 @@ class BODY:
         elif mesh is not None:
             raise ValueError(f"BODY: argument 'mesh' applies to FINITE_ELEMENT bodies only, not "
                              f"to kind {kind!r}; drop 'mesh' or use kind 'FINITE_ELEMENT'")
-        if isinstance(material, str):
-            mat = BYLABEL(solfec, "BULK_MATERIAL", material)
-            if mat is None:
-                raise ValueError(f"BODY: no BULK_MATERIAL labelled '{material}' (argument "
-                                 f"'material')")
-        else:
-            mat = A.instance(material, BULK_MATERIAL, r, "material")
+        mat = _bulk_material(solfec, material, r)
         if label is not None:
             A.string(label, r, "label")
         whole = _solfec.Shape()
@@ -533,6 +527,17 @@ def MATERIAL(solfec, body, volid, material):
     _apply_bulk_material(solfec, body, volid, material, "MATERIAL")
 
 
+def _bulk_material(solfec, material, r):
+    """A BULK_MATERIAL given as an object or by label (argument 'material' of routine r)."""
+    if isinstance(material, str):
+        mat = BYLABEL(solfec, "BULK_MATERIAL", material)
+        if mat is None:
+            raise ValueError(f"{r}: no BULK_MATERIAL labelled '{material}' (argument "
+                             f"'material')")
+        return mat
+    return A.instance(material, BULK_MATERIAL, r, "material")
+
+
 def _apply_bulk_material(solfec, body, volid, material, r):
     A.instance(solfec, SOLFEC, r, "solfec")
     A.instance(body, BODY, r, "body")
@@ -543,13 +548,7 @@ def _apply_bulk_material(solfec, body, volid, material, r):
         raise ValueError(f"{r}: applies to FINITE_ELEMENT bodies only, got a "
                          f"{body.kind} body (argument 'body')")
     vid = A.integer(volid, r, "volid")
-    if isinstance(material, str):
-        mat = BYLABEL(solfec, "BULK_MATERIAL", material)
-        if mat is None:
-            raise ValueError(f"{r}: no BULK_MATERIAL labelled '{material}' "
-                             f"(argument 'material')")
-    else:
-        mat = A.instance(material, BULK_MATERIAL, r, "material")
+    mat = _bulk_material(solfec, material, r)
     try:
         body._d.apply_bulk_material(body._id, vid, mat._m)
     except ValueError as e:  # the core names APPLY_BULKMAT; MATERIAL is the manual's name

@@ -34,14 +34,19 @@ VecX EndForce(const body::Body& b, double t, double h, const Vec3& g, VecX& mean
   return f1;
 }
 
+// u_free = h A^-1 f with the body's inertia operator A (no velocity memory).
+void SetFreeVelocity(body::Body& b, double h, const VecX& f) {
+  MatX du = h * f;
+  b.ApplyInverseInertia(du);
+  b.u_free() = du.col(0);
+}
+
 void FeFree(FeBody& b, double t, double h, const Vec3& g) {
   FeBody::StepState& s = b.step_state();
   b.impulse().setZero(b.num_dofs());
   const VecX f = EndForce(b, t, h, g, s.external) + b.InternalForce();
   b.SetInertiaOperator(b.MassMatrix() + (h * h) * b.Stiffness());
-  MatX du = h * f;
-  b.ApplyInverseInertia(du);
-  b.u_free() = du.col(0);
+  SetFreeVelocity(b, h, f);
 }
 
 void PseudoRigidFree(PseudoRigidBody& b, double t, double h, const Vec3& g) {
@@ -52,9 +57,7 @@ void PseudoRigidFree(PseudoRigidBody& b, double t, double h, const Vec3& g) {
   s.external = mean;
   f.head<9>() += b.InternalForce();
   b.SetInertiaOperator(b.MassFF() + (h * h) * b.Stiffness());
-  MatX du = h * f;
-  b.ApplyInverseInertia(du);
-  b.u_free() = du.col(0);
+  SetFreeVelocity(b, h, f);
 }
 
 void RigidFree(RigidBody& b, double t, double h, const Vec3& g) {
