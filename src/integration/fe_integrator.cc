@@ -82,8 +82,7 @@ void FeFreeVelocity(FeBody& b, double t, double h, const Vec3& gravity) {
   } else {
     const body::SparseMat K = b.Stiffness();
     if (b.damping > 0.0) f -= b.damping * (K * s.u0);
-    const body::SparseMat A = b.MassMatrix() + (0.5 * b.damping * h + 0.25 * h * h) * K;
-    b.SetInertiaOperator(A);
+    b.SetStiffnessOperator(K, 0.5 * b.damping * h + 0.25 * h * h);
   }
   MatX du = h * f;
   b.ApplyInverseInertia(du);

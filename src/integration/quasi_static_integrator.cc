@@ -45,7 +45,7 @@ void FeFree(FeBody& b, double t, double h, const Vec3& g) {
   FeBody::StepState& s = b.step_state();
   b.impulse().setZero(b.num_dofs());
   const VecX f = EndForce(b, t, h, g, s.external) + b.InternalForce();
-  b.SetInertiaOperator(b.MassMatrix() + (h * h) * b.Stiffness());
+  b.SetStiffnessOperator(b.Stiffness(), h * h);
   SetFreeVelocity(b, h, f);
 }
 

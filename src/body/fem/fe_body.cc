@@ -402,6 +402,25 @@ void FeBody::ApplyInverseInertia(Eigen::Ref<MatX> G) const {
   }
 }
 
+bool FeBody::TrySetInertiaOperator(const SparseMat& A) {
+  use_operator_ = operator_.Factorize(A);
+  return use_operator_;
+}
+
+void FeBody::SetStiffnessOperator(const SparseMat& K, double c) {
+  SparseMat A = MassMatrix() + c * K;
+  if (TrySetInertiaOperator(A)) return;
+  // Indefinite (initial stress on modes the constraints hold): the smallest shift tau I in
+  // decades from 1e-8 max diag(c K) that restores definiteness; a shift, unlike dropping
+  // the initial-stress part, keeps those modes stiff, so the free motion stays bounded.
+  const double dmax = c * K.diagonal().cwiseAbs().maxCoeff();
+  SparseMat I(num_dofs(), num_dofs());
+  I.setIdentity();
+  for (double tau = 1e-8 * dmax; tau <= dmax; tau *= 10.0)
+    if (TrySetInertiaOperator(A + tau * I)) return;
+  SetInertiaOperator(MassMatrix() + c * Stiffness(/*geometric=*/false));
+}
+
 void FeBody::SetInertiaOperator(const SparseMat& A) {
   if (!operator_.Factorize(A))
     throw SolverError("RUN: the inertia operator of FINITE_ELEMENT body " + std::to_string(id_) +

@@ -69,6 +69,15 @@ class FeBody : public Body {
   // Factorizes A (symmetric positive definite, 3N x 3N) with CHOLMOD (sparse Cholesky); throws
   // SolverError when A is not positive definite.
   void SetInertiaOperator(const SparseMat& A);
+  // As SetInertiaOperator, but returns false (and keeps no operator) when A is not positive
+  // definite.
+  bool TrySetInertiaOperator(const SparseMat& A);
+  // A = M + c K with K = Stiffness(). When the initial-stress part makes A indefinite (a
+  // prestressed body whose rigid modes are held by constraints, which A does not contain),
+  // A + tau I with the smallest tau found in decades from 1e-8 max diag(c K) (a modified
+  // Newton step); M + c K_material as the last resort; throws SolverError when even that
+  // fails.
+  void SetStiffnessOperator(const SparseMat& K, double c);
   void ResetInertiaOperator() { use_operator_ = false; }
   SparseMat MassMatrix() const;  // diagonal lumped mass as a sparse matrix
 
@@ -80,7 +89,9 @@ class FeBody : public Body {
 
   // --- constitutive response at the current q
   VecX InternalForce() const;   // f_int, size 3N
-  SparseMat Stiffness() const;  // K = -d f_int / dq
+  // K = -d f_int / dq; geometric = false leaves out the initial-stress part (ga . S gb) I,
+  // which keeps K positive semidefinite.
+  SparseMat Stiffness(bool geometric = true) const;
   // Upper bound of the largest squared eigenfrequency, max over elements of the largest
   // eigenvalue of M_e^-1 K_e (element lumped mass, element tangent at the current q).
   double MaxFrequencySquared() const;
@@ -151,7 +162,7 @@ class FeBody : public Body {
   void MeshTouchingElements();    // self-contact exclusions of mesh elements
   Mat3X ElementNodes(int e, bool current) const;
   // Element force (3k), tangent (3k x 3k) and strain energy; any output may be null.
-  void ElementResponse(int e, VecX* f, MatX* K, double* W) const;
+  void ElementResponse(int e, VecX* f, MatX* K, double* W, bool geometric = true) const;
   // Best element for point p in the referential (current = false) or current configuration.
   void Locate(const Vec3& p, bool current, int& element, Vec3& xi) const;
   void Interpolate(const Vec3& X, int& element, VecX& N) const;

@@ -151,7 +151,7 @@ VecX FeBody::PressureForce(double t) const {
   return f;
 }
 
-void FeBody::ElementResponse(int e, VecX* f, MatX* K, double* W) const {
+void FeBody::ElementResponse(int e, VecX* f, MatX* K, double* W, bool geometric) const {
   const ElementData& ed = elements_[e];
   const int k = ed.num_nodes;
   const material::BulkMaterial& mat = materials_[ed.material];
@@ -176,7 +176,7 @@ void FeBody::ElementResponse(int e, VecX* f, MatX* K, double* W) const {
       for (int a = 0; a < k; ++a)
         for (int b = 0; b < k; ++b) {
           const Vec3 ga = g.dNdX.row(a).transpose(), gb = g.dNdX.row(b).transpose();
-          const Mat3 Kab = ga.dot(S * gb) * Mat3::Identity() +
+          const Mat3 Kab = (geometric ? ga.dot(S * gb) : 0.0) * Mat3::Identity() +
                            lambda * FG.col(a) * FG.col(b).transpose() +
                            mu * ga.dot(gb) * FFt + mu * FG.col(b) * FG.col(a).transpose();
           K->block<3, 3>(3 * a, 3 * b) += g.dV * Kab;
@@ -195,11 +195,11 @@ VecX FeBody::InternalForce() const {
   return f;
 }
 
-SparseMat FeBody::Stiffness() const {
+SparseMat FeBody::Stiffness(bool geometric) const {
   std::vector<Eigen::Triplet<double>> trip;
   MatX Ke;
   for (size_t e = 0; e < elements_.size(); ++e) {
-    ElementResponse(static_cast<int>(e), nullptr, &Ke, nullptr);
+    ElementResponse(static_cast<int>(e), nullptr, &Ke, nullptr, geometric);
     const ElementData& ed = elements_[e];
     for (int a = 0; a < ed.num_nodes; ++a)
       for (int b = 0; b < ed.num_nodes; ++b)
