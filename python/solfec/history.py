@@ -111,9 +111,10 @@ def STRESS(body, point):
         return tuple(float(v) for v in kirchhoff_cauchy_stress(F, m.young, m.poisson))
     if body.kind == "FINITE_ELEMENT":  # at the point's element, from the body's current q
         from .results import kirchhoff_cauchy_stress
-        F = np.asarray(body._d.fe_deformation_gradient(body._id, A.vec3(point, "STRESS", "point")))
-        m = body.material
-        return tuple(float(v) for v in kirchhoff_cauchy_stress(F, m.young, m.poisson))
+        X = A.vec3(point, "STRESS", "point")
+        F = np.asarray(body._d.fe_deformation_gradient(body._id, X))
+        young, poisson = body._d.fe_material_at(body._id, X)  # APPLY_BULKMAT per element
+        return tuple(float(v) for v in kirchhoff_cauchy_stress(F, young, poisson))
     raise ValueError(f"STRESS: not defined for {body.kind} bodies")
 
 
@@ -215,7 +216,14 @@ def _item(solfec, res, item):
             bid = body.id
         if not res.has_body(bid):
             raise ValueError(f"{r}: body {bid} is not in the results")
-        return R.point_function(res, bid, A.vec3(point, r, "point"), entity), False
+        X = A.vec3(point, r, "point")
+        material = None  # FINITE_ELEMENT: the live body's material at X (APPLY_BULKMAT)
+        live = body if isinstance(body, BODY) else None
+        if live is None:
+            live = next((b for b in solfec.bodies if b.id == bid), None)
+        if live is not None and live.kind == "FINITE_ELEMENT" and entity in R.STRESS_ENTITIES:
+            material = live._d.fe_material_at(live._id, X)
+        return R.point_function(res, bid, X, entity, material), False
     if len(item) == 2:
         obj, kind = item
         ids = _body_ids(obj, solfec, r)

@@ -369,12 +369,13 @@ _POINT = {"DX": ("d", 0), "DY": ("d", 1), "DZ": ("d", 2), "VX": ("v", 0), "VY": 
           "VZ": ("v", 2), "CX": ("x", 0), "CY": ("x", 1), "CZ": ("x", 2)}
 
 
-def point_function(res, body_id, point, entity):
+def point_function(res, body_id, point, entity, material=None):
     """A function of a Frame giving the entity of a body's referential point (NaN where the
-    body is absent from the frame)."""
+    body is absent from the frame). material: (young, poisson) at the point for FE stress
+    (per-element materials live in the deck; default: the body's material)."""
     kind = res.kind(body_id)
     if kind == "FINITE_ELEMENT":
-        return _fe_point_function(res, body_id, point, entity)
+        return _fe_point_function(res, body_id, point, entity, material)
     if entity in STRESS_ENTITIES and kind == "PSEUDO_RIGID":
         d = res.definition(body_id)
         young, poisson = float(d["young"]), float(d["poisson"])
@@ -406,7 +407,7 @@ def point_function(res, body_id, point, entity):
     return fn
 
 
-def _fe_point_function(res, body_id, point, entity):
+def _fe_point_function(res, body_id, point, entity, material=None):
     """point_function of a FINITE_ELEMENT body: the point is located once in the stored
     referential mesh; x = sum N_a q_a, v = sum N_a u_a, F = sum q_a (dN_a/dX)^T."""
     if entity not in _POINT and entity not in STRESS_ENTITIES:
@@ -415,7 +416,7 @@ def _fe_point_function(res, body_id, point, entity):
     X = np.asarray(point, dtype=float)
     idx, N, dNdX = res.fe_mesh(body_id).point_operator(X)
     d = res.definition(body_id)
-    young, poisson = float(d["young"]), float(d["poisson"])
+    young, poisson = material or (float(d["young"]), float(d["poisson"]))
 
     def fn(fr):
         q = fr.body_q(body_id)

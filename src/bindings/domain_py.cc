@@ -142,6 +142,14 @@ void DefineBodyAccess(py::class_<Domain>& c) {
                throw InputError("STRESS: the body is not FINITE_ELEMENT (argument 'body')");
              return Mat3(fe->DeformationGradient(X));
            })
+      .def("fe_material_at",  // FINITE_ELEMENT: (young, poisson) of the element at X
+           [](const Domain& d, Id id, const Vec3& X) {
+             const auto* fe = dynamic_cast<const body::FeBody*>(&GetBody(d, id));
+             if (fe == nullptr)
+               throw InputError("STRESS: the body is not FINITE_ELEMENT (argument 'body')");
+             const material::BulkMaterial& m = fe->MaterialAt(X);
+             return std::make_pair(m.young, m.poisson);
+           })
       .def("set_body_conf",
            [](Domain& d, Id id, const VecX& q) {
              Body& b = GetBody(d, id);

@@ -183,3 +183,36 @@ def test_selfcontact_stops_the_arms_of_a_u_strip_from_penetrating(outdir):
     b_off, gap_off = run_strip(outdir + "_off", "OFF")
     assert not [c for c in b_off.constraints if c.kind == "CONTACT"]
     assert gap_off < -0.05
+
+
+def test_stress_uses_the_material_of_each_volume(outdir):
+    # Two-material bar in series (volid 1: E, volid 2: 4E) pulled by F in QUASI_STATIC: the
+    # axial Cauchy stress is F/A in both halves (equilibrium), while the strains differ by 4;
+    # STRESS/HISTORY evaluated with one material would be 4x off in one half. Small strain
+    # (F/(EA) = 1e-4): SVK Cauchy stress equals F/A to ~3e-4 (area and stretch changes).
+    sol = SOLFEC("QUASI_STATIC", 0.1, outdir)
+    sol.verbose = "OFF"
+    E, F = 1e8, 1e4
+    soft = BULK_MATERIAL(sol, young=E, poisson=0.0, density=1000.0)
+    stiff = BULK_MATERIAL(sol, young=4 * E, poisson=0.0, density=1000.0)
+    nodes_ = [0, 0, 0, 1, 0, 0, 2, 0, 0, 2, 1, 0, 1, 1, 0, 0, 1, 0,
+              0, 0, 1, 1, 0, 1, 2, 0, 1, 2, 1, 1, 1, 1, 1, 0, 1, 1]
+    elements = [8, 0, 1, 4, 5, 6, 7, 10, 11, 1, 8, 1, 2, 3, 4, 7, 8, 9, 10, 2]
+    b = BODY(sol, "FINITE_ELEMENT", MESH(nodes_, elements, 1), soft)
+    MATERIAL(sol, b, 2, stiff)
+    for p in [(0, 0, 0), (0, 1, 0), (0, 0, 1), (0, 1, 1)]:
+        FIX_DIRECTION(b, p, (1, 0, 0))
+    FIX_DIRECTION(b, (0, 0, 0), (0, 1, 0))
+    FIX_DIRECTION(b, (0, 0, 0), (0, 0, 1))
+    FIX_DIRECTION(b, (0, 1, 0), (0, 0, 1))
+    FIX_DIRECTION(b, (0, 0, 1), (0, 1, 0))
+    for p in [(2, 0, 0), (2, 1, 0), (2, 0, 1), (2, 1, 1)]:
+        FORCE(b, "SPATIAL", p, (1, 0, 0), F / 4)
+    RUN(sol, NEWTON_SOLVER(meritval=1e-24), 0.5)
+    for X in [(0.5, 0.5, 0.5), (1.5, 0.5, 0.5)]:
+        assert STRESS(b, X)[0] == pytest.approx(F, rel=1e-3)
+    t, sx = HISTORY(sol, [(b, (1.5, 0.5, 0.5), "SX")], 0, 1)
+    assert sx[-1] == pytest.approx(F, rel=1e-3)
+    # and the halves do stretch by F L / (E A) and F L / (4 E A)
+    assert DISPLACEMENT(b, (1, 0.5, 0.5))[0] == pytest.approx(F / E, rel=1e-3)
+    assert DISPLACEMENT(b, (2, 0.5, 0.5))[0] == pytest.approx(F / E * 1.25, rel=1e-3)
