@@ -99,7 +99,8 @@ def test_locdyn_dump_writes_fclib_layout_and_gauss_seidel_reproduces_the_run(tmp
     # unique only up to null-space components, so compare velocities tightly and the
     # total normal force (fixed by the momentum balance) to 1e-6.
     for solver in (GAUSS_SEIDEL_SOLVER(1e-12, 5000, meritval=1e-16),
-                   NEWTON_SOLVER(meritval=1e-16, maxiter=300)):
+                   NEWTON_SOLVER(meritval=1e-16, maxiter=300),
+                   AUTO_SOLVER(meritval=1e-16, maxiter=5000)):
         R, U, merit = FCLIB_SOLVE(path, solver)
         assert merit <= 1e-16
         assert np.abs(U - u.reshape(nc, 3)).max() < 1e-6 * np.abs(q).max()
