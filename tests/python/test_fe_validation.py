@@ -6,21 +6,8 @@ import numpy as np
 import pytest
 
 from solfec import *  # noqa: F401,F403
-
-RHO = 1000.0
-
-
-def bar_corners(L, a):
-    """HEX corner nodes of the bar [0, L] x [0, a] x [0, a] (axis x)."""
-    return [0, 0, 0, L, 0, 0, L, a, 0, 0, a, 0, 0, 0, a, L, 0, a, L, a, a, 0, a, a]
-
-
-def face_weights(p, a, ny, nz):
-    """Consistent nodal share of a uniform traction on the x = const face of an ny x nz grid
-    of bilinear quads: 1/(ny nz) per node scaled by 1/2 on each face edge it lies on."""
-    wy = 0.5 if abs(p[1]) < 1e-12 or abs(p[1] - a) < 1e-12 else 1.0
-    wz = 0.5 if abs(p[2]) < 1e-12 or abs(p[2] - a) < 1e-12 else 1.0
-    return wy * wz / (ny * nz)
+from fe_decks_for_tests import (RHO, bar_corners, cantilever_tip_deflection, face_weights,
+                                roller_supports)
 
 
 def svk_stretch(s, E):
@@ -41,14 +28,7 @@ def test_bar_in_tension_stretches_uniformly_to_the_svk_solution(outdir):
     b = BODY(sol, "FINITE_ELEMENT", HEX(bar_corners(L, a), nx, ny, nz, 1, [1] * 6), bulk)
     X = np.array(b.conf).reshape(-1, 3)
     F = 1e-3 * E * a * a  # nominal strain 1e-3
-    # Roller supports at x = 0 (free lateral contraction) plus three lateral fixings that
-    # remove the rigid modes without restraining the uniform state.
-    for p in X[np.abs(X[:, 0]) < 1e-12]:
-        FIX_DIRECTION(b, tuple(p), (1, 0, 0))
-    FIX_DIRECTION(b, (0, 0, 0), (0, 1, 0))
-    FIX_DIRECTION(b, (0, 0, 0), (0, 0, 1))
-    FIX_DIRECTION(b, (0, a, 0), (0, 0, 1))
-    FIX_DIRECTION(b, (0, 0, a), (0, 1, 0))
+    roller_supports(b, X, a)
     for p in X[np.abs(X[:, 0] - L) < 1e-12]:  # ramp to F over 1 s, then held
         w = face_weights(p, a, ny, nz)
         FORCE(b, "SPATIAL", tuple(p), (1, 0, 0), TIME_SERIES([0, 0, 1, w * F, 10, w * F]))
@@ -76,22 +56,6 @@ def test_bar_in_tension_stretches_uniformly_to_the_svk_solution(outdir):
     reaction = sum(abs(c.R[2]) for c in b.constraints
                    if c.kind == "FIXDIR" and abs(abs(c.base[2]) - 1) < 1e-12)
     assert reaction == pytest.approx(F, rel=1e-8)
-
-
-def cantilever_tip_deflection(outdir, nx, ny, nz, E, L, a, P):
-    sol = SOLFEC("QUASI_STATIC", 0.1, outdir)
-    sol.verbose = "OFF"
-    bulk = BULK_MATERIAL(sol, young=E, poisson=0.0, density=RHO)
-    b = BODY(sol, "FINITE_ELEMENT", HEX(bar_corners(L, a), nx, ny, nz, 1, [1] * 6), bulk)
-    X = np.array(b.conf).reshape(-1, 3)
-    for p in X[np.abs(X[:, 0]) < 1e-12]:  # clamped root
-        FIX_POINT(b, tuple(p))
-    tip = np.abs(X[:, 0] - L) < 1e-12
-    for p in X[tip]:  # uniform shear traction on the tip face, total P
-        FORCE(b, "SPATIAL", tuple(p), (0, 0, -1), P * face_weights(p, a, ny, nz))
-    RUN(sol, NEWTON_SOLVER(meritval=1e-24), 0.5)
-    x = np.array(b.conf).reshape(-1, 3)
-    return -(x[tip, 2] - X[tip, 2]).mean()
 
 
 def test_cantilever_tip_deflection_converges_to_timoshenko_under_refinement(tmp_path):

@@ -7,6 +7,7 @@ import pytest
 
 from solfec import *  # noqa: F401,F403
 from shapes_for_tests import box, slab
+from fe_decks_for_tests import bar_corners, cantilever_tip_deflection, roller_supports
 
 E_YOUNG, NU, RHO, LOAD = 1e8, 0.25, 1000.0, 1e4
 # Contacts exist only where the shapes overlap at q(t) (GEOMETRIC_EPSILON 1e-6): touching
@@ -100,15 +101,10 @@ def bar_on_rollers(outdir, E, nu, L, a, n):
     sol = SOLFEC("QUASI_STATIC", 0.1, outdir)
     sol.verbose = "OFF"
     bulk = BULK_MATERIAL(sol, young=E, poisson=nu, density=RHO)
-    c = [0, 0, 0, L, 0, 0, L, a, 0, 0, a, 0, 0, 0, a, L, 0, a, L, a, a, 0, a, a]
-    b = BODY(sol, "FINITE_ELEMENT", HEX(c, n, 2, 2, 1, [1, 1, 3, 1, 1, 1]), bulk)
+    mesh = HEX(bar_corners(L, a), n, 2, 2, 1, [1, 1, 3, 1, 1, 1])
+    b = BODY(sol, "FINITE_ELEMENT", mesh, bulk)
     X = np.array(b.conf).reshape(-1, 3)
-    for p in X[np.abs(X[:, 0]) < 1e-12]:
-        FIX_DIRECTION(b, tuple(p), (1, 0, 0))
-    FIX_DIRECTION(b, (0, 0, 0), (0, 1, 0))
-    FIX_DIRECTION(b, (0, 0, 0), (0, 0, 1))
-    FIX_DIRECTION(b, (0, a, 0), (0, 0, 1))
-    FIX_DIRECTION(b, (0, 0, a), (0, 1, 0))
+    roller_supports(b, X, a)
     return sol, b, X
 
 
@@ -166,31 +162,14 @@ def test_follower_pressure_stretches_the_bar_to_the_svk_solution(outdir):
     assert np.abs(x[:, 1] - lam2 * X[:, 1]).max() < 1e-8
 
 
-def clamped_beam_tip(outdir, P, meritval=1e-20):
-    """Tip deflection of a 1 x 0.1 x 0.1 m HEX8 (16 x 2 x 2) cantilever, E = 2e11, under a
-    tip load P ramped over 1 s and held to 1.5 s (examples/cantilever, coarser)."""
-    E, L, a = 2e11, 1.0, 0.1
-    sol = SOLFEC("QUASI_STATIC", 0.1, outdir)
-    sol.verbose = "OFF"
-    bulk = BULK_MATERIAL(sol, young=E, poisson=0.0, density=7800.0)
-    c = [0, 0, 0, L, 0, 0, L, a, 0, 0, a, 0, 0, 0, a, L, 0, a, L, a, a, 0, a, a]
-    b = BODY(sol, "FINITE_ELEMENT", HEX(c, 16, 2, 2, 1, [1] * 6), bulk)
-    X = np.array(b.conf).reshape(-1, 3)
-    for p in X[np.abs(X[:, 0]) < 1e-12]:
-        FIX_POINT(b, tuple(p))
-    for p in X[np.abs(X[:, 0] - L) < 1e-12]:
-        w = (0.5 if p[1] in (0, a) else 1.0) * (0.5 if p[2] in (0, a) else 1.0) / 4.0
-        FORCE(b, "SPATIAL", tuple(p), (0, 0, -1), TIME_SERIES([0, 0, 1, P * w, 2, P * w]))
-    RUN(sol, NEWTON_SOLVER(meritval=meritval), 1.5)
-    return -DISPLACEMENT(b, (L, a / 2, a / 2))[2]
-
-
 def test_prestressed_clamped_beam_keeps_a_definite_operator_and_a_linear_response(tmp_path):
     # Under 1e4 N the bending stress (~6e7 Pa) puts initial stress on the rigid rotations
     # that only the FIX_POINT constraints hold, so M + h^2 K is indefinite; the shifted
     # operator must keep the run going (it used to stop with 'not positive definite') and
     # give the small-load answer scaled by the load: deflection/L ~ 2e-3, so geometric
     # nonlinearity is ~1e-5 relative; 1e-3 allows for the ramp's carried residual.
-    small = clamped_beam_tip(str(tmp_path / "small"), 1.0)
-    large = clamped_beam_tip(str(tmp_path / "large"), 1e4)
+    # (E = 2e11, 16 x 2 x 2 HEX8, the tip load held from the start: the initial stress
+    # appears from step 2 on.)
+    small = cantilever_tip_deflection(str(tmp_path / "small"), 16, 2, 2, 2e11, 1.0, 0.1, 1.0)
+    large = cantilever_tip_deflection(str(tmp_path / "large"), 16, 2, 2, 2e11, 1.0, 0.1, 1e4)
     assert large == pytest.approx(1e4 * small, rel=1e-3)
