@@ -15,3 +15,8 @@ add_library(SuiteSparse::CHOLMOD UNKNOWN IMPORTED)
 set_target_properties(SuiteSparse::CHOLMOD PROPERTIES
   IMPORTED_LOCATION ${CHOLMOD_LIBRARY}
   INTERFACE_INCLUDE_DIRECTORIES ${CHOLMOD_INCLUDE_DIR})
+
+# Spectra (Debian libspectra-dev, header-only) runs the shift-invert Lanczos iteration of
+# MODAL_ANALYSIS (src/body/fem/modal_analysis.cc).
+find_path(SPECTRA_INCLUDE_DIR Spectra/SymEigsSolver.h REQUIRED)
+include_directories(SYSTEM ${SPECTRA_INCLUDE_DIR})

@@ -12,7 +12,7 @@ jobs="${SOLFEC_JOBS:-$(nproc)}"
 # Packages needed to build and test (Debian 12 names).
 packages=(build-essential cmake pkg-config python3 python3-dev python3-numpy python3-pytest
   python3-h5py python3-matplotlib python3-meshio pybind11-dev libeigen3-dev libqhull-dev libgtest-dev
-  libsuitesparse-dev libhdf5-dev)
+  libsuitesparse-dev libhdf5-dev libspectra-dev)
 
 missing=()
 for p in "${packages[@]}"; do

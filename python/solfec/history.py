@@ -114,7 +114,8 @@ def STRESS(body, point):
         X = A.vec3(point, "STRESS", "point")
         F = np.asarray(body._d.fe_deformation_gradient(body._id, X))
         young, poisson = body._d.fe_material_at(body._id, X)  # APPLY_BULKMAT per element
-        return tuple(float(v) for v in kirchhoff_cauchy_stress(F, young, poisson))
+        model = body._d.fe_material_model_at(body._id, X)
+        return tuple(float(v) for v in kirchhoff_cauchy_stress(F, young, poisson, model))
     raise ValueError(f"STRESS: not defined for {body.kind} bodies")
 
 
@@ -222,7 +223,8 @@ def _item(solfec, res, item):
         if live is None:
             live = next((b for b in solfec.bodies if b.id == bid), None)
         if live is not None and live.kind == "FINITE_ELEMENT" and entity in R.STRESS_ENTITIES:
-            material = live._d.fe_material_at(live._id, X)
+            material = (*live._d.fe_material_at(live._id, X),
+                        live._d.fe_material_model_at(live._id, X))
         return R.point_function(res, bid, X, entity, material), False
     if len(item) == 2:
         obj, kind = item

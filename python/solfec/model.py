@@ -10,6 +10,7 @@ import weakref
 from . import _args as A
 from . import _state
 from . import _solfec
+from . import bases as _bases
 from .shapes import _objects, _ShapeObject
 
 __all__ = ["SOLFEC", "BULK_MATERIAL", "SURFACE_MATERIAL", "BODY", "TIME_SERIES", "BYLABEL",
@@ -43,6 +44,7 @@ class SOLFEC:
         self._verbose = "ON"
         self._domain.set_progress("ON")
         self._bodies = {}            # id -> BODY
+        self._bases = {}             # REGISTER_BASE label -> (evals, evecs)
         self._bulk = []              # BULK_MATERIAL objects
         self._surface = []           # SURFACE_MATERIAL objects
         self._output_interval = None
@@ -205,7 +207,9 @@ def _check_free_space(path, need, routine):
 
 class BULK_MATERIAL:
     """BULK_MATERIAL(solfec | model, label, young, poisson, density): volume material
-    (young [Pa], poisson [-], density [kg/m^3]); model 'KIRCHHOFF' (Saint Venant-Kirchhoff)."""
+    (young [Pa], poisson [-], density [kg/m^3]); model 'KIRCHHOFF' (Saint Venant-Kirchhoff),
+    'NEO_HOOKEAN' (compressible neo-Hookean) or 'BLATZ_KO' (Blatz-Ko, shear modulus
+    young/(2+2 poisson)); NEO_HOOKEAN and BLATZ_KO: FINITE_ELEMENT bodies only."""
 
     _counter = 0
 
@@ -214,7 +218,7 @@ class BULK_MATERIAL:
         r = "BULK_MATERIAL"
         A.instance(solfec, SOLFEC, r, "solfec")
         m = _solfec.BulkMaterial()
-        m.model = A.choice(model, r, "model", ("KIRCHHOFF",))
+        m.model = A.choice(model, r, "model", ("KIRCHHOFF", "NEO_HOOKEAN", "BLATZ_KO"))
         if label is None:
             BULK_MATERIAL._counter += 1
             label = f"BULK_MATERIAL_{BULK_MATERIAL._counter}"
@@ -345,11 +349,16 @@ class TIME_SERIES:
         return self._ts.value(A.number(t, "TIME_SERIES", "t"))
 
 
+_FORMS = ("TL", "BC", "BC-RO", "BC_RO", "BC-MODAL", "BC_MODAL", "FFR")
+
+
 class BODY:
-    """BODY(solfec, kind, shape, material | label, form, mesh): a body of kind 'RIGID',
+    """BODY(solfec, kind, shape, material | label, form, mesh, base): a body of kind 'RIGID',
     'PSEUDO_RIGID', 'FINITE_ELEMENT' or 'OBSTACLE'; the shape (object or list) is emptied.
     FINITE_ELEMENT: shape is one MESH, or CONVEX/SPHERE objects embedded in the background
-    MESH `mesh` (not emptied), which carries the motion, mass and inertia."""
+    MESH `mesh` (not emptied), which carries the motion, mass and inertia; form 'TL' (default),
+    'BC', 'BC-RO', 'BC-MODAL' ('BC_RO', 'BC_MODAL' accepted) or 'FFR'; the reduced forms need
+    base=(evals, evecs) or a REGISTER_BASE label."""
 
     def __init__(self, solfec, kind, shape, material, label=None, form="TL", mesh=None,
                  base=None):
@@ -358,9 +367,7 @@ class BODY:
         A.choice(kind, r, "kind", ("RIGID", "PSEUDO_RIGID", "FINITE_ELEMENT", "OBSTACLE"))
         objs = _objects(shape, r)
         if kind == "FINITE_ELEMENT":
-            if form != "TL":
-                raise ValueError(f"BODY: form {form!r} is not available for a FINITE_ELEMENT "
-                                 f"body (argument 'form'); use 'TL' (total Lagrangian)")
+            A.choice(form, r, "form", _FORMS)
             if mesh is None and any(o._kind in ("CONVEX", "SPHERE") for o in objs):
                 raise ValueError("BODY: a FINITE_ELEMENT body with a CONVEX or SPHERE shape "
                                  "needs a background MESH (argument 'mesh') that contains it")
@@ -372,10 +379,19 @@ class BODY:
                     raise ValueError("BODY: with a background 'mesh' the shape must be CONVEX "
                                      "or SPHERE objects (argument 'shape'); pass the MESH as "
                                      "'mesh' only")
-        elif mesh is not None:
-            raise ValueError(f"BODY: argument 'mesh' applies to FINITE_ELEMENT bodies only, not "
-                             f"to kind {kind!r}; drop 'mesh' or use kind 'FINITE_ELEMENT'")
+        else:
+            if mesh is not None:
+                raise ValueError(f"BODY: argument 'mesh' applies to FINITE_ELEMENT bodies only, "
+                                 f"not to kind {kind!r}; drop 'mesh' or use kind "
+                                 f"'FINITE_ELEMENT'")
+            if form != "TL" or base is not None:
+                raise ValueError(f"BODY: arguments 'form' and 'base' apply to FINITE_ELEMENT "
+                                 f"bodies only, not to kind {kind!r}")
         mat = _bulk_material(solfec, material, r)
+        if kind == "PSEUDO_RIGID" and mat.model != "KIRCHHOFF":
+            raise ValueError(f"BODY: material model '{mat.model}' is available for "
+                             f"FINITE_ELEMENT bodies only (argument 'material'); a PSEUDO_RIGID "
+                             f"body takes a 'KIRCHHOFF' BULK_MATERIAL")
         if label is not None:
             A.string(label, r, "label")
         whole = _solfec.Shape()
@@ -383,7 +399,9 @@ class BODY:
             whole.append(o._get(r).copy())
         self._solfec = solfec
         background = None if mesh is None else mesh._get(r, "mesh").copy()
-        self._id = solfec._domain.add_body(kind, whole, mat._m, label or "", background)
+        evals, evecs = _bases.resolve_base(solfec, base, r) or (None, None)
+        self._id = solfec._domain.add_body(kind, whole, mat._m, label or "", background,
+                                           form, evals, evecs)
         self._material = mat
         for o in objs:  # BODY empties its shape argument
             o._shape = None
@@ -449,16 +467,19 @@ class BODY:
     @scheme.setter
     def scheme(self, v):
         A.choice(v, "BODY.scheme", "scheme", ("DEFAULT", "RIG_POS", "RIG_NEG", "RIG_IMP",
-                                              "DEF_EXP", "DEF_LIM", "DEF_LIM2", "DEF_IMP"))
+                                              "DEF_EXP", "DEF_LIM", "DEF_LIM2", "DEF_IMP",
+                                              "DEF_SEMI_EXPLICIT"))
         if v.startswith("DEF_") and self.kind in ("RIGID", "OBSTACLE"):
             raise ValueError(f"BODY.scheme: '{v}' is for deformable bodies; a {self.kind} body "
                              f"takes 'DEFAULT', 'RIG_POS', 'RIG_NEG' or 'RIG_IMP'")
         if self.kind == "PSEUDO_RIGID" and v not in ("DEFAULT", "DEF_EXP", "DEF_LIM"):
             raise ValueError(f"BODY.scheme: '{v}' is not available for a PSEUDO_RIGID body; "
                              f"use 'DEFAULT' (= 'DEF_EXP'), 'DEF_EXP' or 'DEF_LIM'")
-        if self.kind == "FINITE_ELEMENT" and v not in ("DEFAULT", "DEF_EXP", "DEF_LIM"):
+        if self.kind == "FINITE_ELEMENT" and v not in ("DEFAULT", "DEF_EXP", "DEF_LIM",
+                                                       "DEF_SEMI_EXPLICIT"):
             raise ValueError(f"BODY.scheme: '{v}' is not available for a FINITE_ELEMENT body; "
-                             f"use 'DEFAULT' (= 'DEF_LIM'), 'DEF_LIM' or 'DEF_EXP'")
+                             f"use 'DEFAULT' (= 'DEF_LIM'), 'DEF_LIM', 'DEF_EXP' or "
+                             f"'DEF_SEMI_EXPLICIT'")
         self._d.set_body_scheme(self._id, v)
 
     @property

@@ -243,6 +243,43 @@ class Results:
             cache[int(body_id)] = FeMesh.from_records(nodes, records)
         return cache[int(body_id)]
 
+    def reduced_base(self, body_id):
+        """(form, E (3N x n), evals) of a BC-RO / BC-MODAL body from /shapes/bases, or None for
+        any other body (docs/output.md)."""
+        bases = self.__dict__.get("_reduced_bases")
+        if bases is None:
+            bases = {}
+            if "shapes/bases" in self._f:
+                data = np.asarray(self._f["shapes/bases"][:], dtype=float)
+                k = 0
+                while k + 4 <= data.size:
+                    bid, form, rows, n = (int(v) for v in data[k:k + 4])
+                    E = data[k + 4:k + 4 + rows * n].reshape(n, rows).T
+                    ev = data[k + 4 + rows * n:k + 4 + rows * n + n]
+                    bases[bid] = ({2: "BC-RO", 3: "BC-MODAL"}.get(form, str(form)), E, ev)
+                    k += 4 + rows * n + n
+            self._reduced_bases = bases
+        return bases.get(int(body_id))
+
+    def fe_nodes(self, fr, body_id):
+        """(x, v), arrays (N, 3): node coordinates and velocities of a FINITE_ELEMENT body in
+        frame fr ((None, None) when absent). BC-RO / BC-MODAL bodies store q = [Lambda
+        column-wise, q_bar], u = u_bar; they are rebuilt as x = Lambda (Z + E q_bar) and
+        v = Lambda E u_bar (report eq. 58), Z the stored referential mesh nodes."""
+        q, u = fr.body_q(body_id), fr.body_u(body_id)
+        if q is None:
+            return None, None
+        base = self.reduced_base(body_id)
+        if base is None:
+            return (np.asarray(q, dtype=float).reshape(-1, 3),
+                    np.asarray(u, dtype=float).reshape(-1, 3))
+        _, E, _ = base
+        L = np.asarray(q[:9], dtype=float).reshape(3, 3, order="F")
+        Z = self.fe_mesh(body_id).nodes
+        x = (Z + (E @ np.asarray(q[9:], dtype=float)).reshape(-1, 3)) @ L.T
+        v = (E @ np.asarray(u, dtype=float)).reshape(-1, 3) @ L.T
+        return x, v
+
     # --- frames
     def nearest_frame(self, t):
         """Index of the frame whose time is nearest to t (ties: the earlier)."""
@@ -350,11 +387,16 @@ def point_motion(kind, q, u, X, center):
 STRESS_ENTITIES = ("SX", "SY", "SZ", "SXY", "SXZ", "SYZ", "MISES")
 
 
-def kirchhoff_cauchy_stress(F, young, poisson):
+def kirchhoff_cauchy_stress(F, young, poisson, model="KIRCHHOFF"):
     """(sx, sy, sz, sxy, sxz, syz, mises) of the Saint Venant-Kirchhoff material (manual
     7.2.1) at deformation gradient F: E = (F^T F - I)/2, S = lambda tr(E) I + 2 mu E,
-    sigma = F S F^T / det F; mises = sqrt(3/2 dev(sigma):dev(sigma))."""
+    sigma = F S F^T / det F; mises = sqrt(3/2 dev(sigma):dev(sigma)). Other BULK_MATERIAL
+    models: hyperelastic.cauchy."""
     F = np.asarray(F, dtype=float).reshape(3, 3)
+    if model != "KIRCHHOFF":
+        from .hyperelastic import cauchy
+        sig, vm = cauchy(F, young, poisson, model)
+        return (sig[0, 0], sig[1, 1], sig[2, 2], sig[0, 1], sig[0, 2], sig[1, 2], float(vm))
     lam = young * poisson / ((1 + poisson) * (1 - 2 * poisson))
     mu = young / (2 + 2 * poisson)
     E = 0.5 * (F.T @ F - np.eye(3))
@@ -371,7 +413,8 @@ _POINT = {"DX": ("d", 0), "DY": ("d", 1), "DZ": ("d", 2), "VX": ("v", 0), "VY": 
 
 def point_function(res, body_id, point, entity, material=None):
     """A function of a Frame giving the entity of a body's referential point (NaN where the
-    body is absent from the frame). material: (young, poisson) at the point for FE stress
+    body is absent from the frame). material: (young, poisson[, model]) at the point for FE
+    stress
     (per-element materials live in the deck; default: the body's material)."""
     kind = res.kind(body_id)
     if kind == "FINITE_ELEMENT":
@@ -416,19 +459,21 @@ def _fe_point_function(res, body_id, point, entity, material=None):
     X = np.asarray(point, dtype=float)
     idx, N, dNdX = res.fe_mesh(body_id).point_operator(X)
     d = res.definition(body_id)
-    young, poisson = material or (float(d["young"]), float(d["poisson"]))
+    young, poisson, *model = material or (float(d["young"]), float(d["poisson"]))
+    model = model[0] if model else "KIRCHHOFF"  # the results file stores no model
 
     def fn(fr):
-        q = fr.body_q(body_id)
-        if q is None:
+        xn, vn = res.fe_nodes(fr, body_id)  # reduced forms: rebuilt by eq. 58
+        if xn is None:
             return np.nan
-        xe = np.asarray(q, dtype=float).reshape(-1, 3)[idx]
+        xe = xn[idx]
         if entity in STRESS_ENTITIES:
             F = xe.T @ dNdX
-            return kirchhoff_cauchy_stress(F, young, poisson)[STRESS_ENTITIES.index(entity)]
+            return kirchhoff_cauchy_stress(F, young, poisson,
+                                           model)[STRESS_ENTITIES.index(entity)]
         what, comp = _POINT[entity]
         if what == "v":
-            return float(N @ np.asarray(fr.body_u(body_id), dtype=float).reshape(-1, 3)[idx, comp])
+            return float(N @ vn[idx, comp])
         x = N @ xe
         return float((x - X)[comp] if what == "d" else x[comp])
     return fn

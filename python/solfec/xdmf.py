@@ -67,10 +67,10 @@ def _fe_frame(res, fr, fe_cache):
             d = res.definition(bid)
             fe_cache[bid] = (mesh, *_fe_topology(mesh), float(d["young"]), float(d["poisson"]))
         mesh, tp, is_node, young, poisson = fe_cache[bid]
-        x = np.asarray(fr.body_q(bid), dtype=float).reshape(-1, 3)
+        x, v = res.fe_nodes(fr, bid)  # BC-RO/BC-MODAL: full nodes rebuilt (eq. 58)
         pts.append(x)
         disp.append(x - mesh.nodes)
-        vel.append(np.asarray(fr.body_u(bid), dtype=float).reshape(-1, 3))
+        vel.append(v)
         t = tp.copy()
         t[is_node] += nn  # node indices follow the points of earlier bodies
         topo.append(t)

@@ -11,5 +11,7 @@ void DefineGeometry(pybind11::module_& m);  // geometry_py.cc: Shape and shape r
 void DefineSolvers(pybind11::module_& m);   // solvers_py.cc: GaussSeidelSolver
 void DefineDomain(pybind11::module_& m);    // domain_py.cc: Domain, bodies, constraints
 void DefineIo(pybind11::module_& m);
+void DefineBases(pybind11::module_& m);   // bases_py.cc: modal analysis, reduced bases
+void DefineContact(pybind11::module_& m);  // contact_py.cc: CONTACT_METHOD, search timings
 
 }  // namespace solfec::bindings

@@ -58,7 +58,8 @@ const std::vector<std::pair<body::Scheme, std::string>> kSchemes = {
     {body::Scheme::kDefault, "DEFAULT"}, {body::Scheme::kRigPos, "RIG_POS"},
     {body::Scheme::kRigNeg, "RIG_NEG"},  {body::Scheme::kRigImp, "RIG_IMP"},
     {body::Scheme::kDefExp, "DEF_EXP"},  {body::Scheme::kDefLim, "DEF_LIM"},
-    {body::Scheme::kDefLim2, "DEF_LIM2"}, {body::Scheme::kDefImp, "DEF_IMP"}};
+    {body::Scheme::kDefLim2, "DEF_LIM2"}, {body::Scheme::kDefImp, "DEF_IMP"},
+    {body::Scheme::kDefSemiExplicit, "DEF_SEMI_EXPLICIT"}};
 
 ScalarOrSeries ToScalarOrSeries(const py::object& v) {
   if (py::isinstance<TimeSeries>(v)) return ScalarOrSeries(v.cast<TimeSeries>());
@@ -94,19 +95,26 @@ void DefineBodyAccess(py::class_<Domain>& c) {
   c.def("add_body",
         [](Domain& d, const std::string& kind, geometry::Shape& shape,
            const material::BulkMaterial& mat, const std::string& label,
-           const std::optional<geometry::Shape>& mesh) {
+           const std::optional<geometry::Shape>& mesh, const std::string& form,
+           const std::optional<VecX>& evals, const std::optional<MatX>& evecs) {
+          body::FeOptions fe;
+          fe.form = body::ParseFeForm(form);
+          if (evals) fe.evals = *evals;
+          if (evecs) fe.evecs = *evecs;
           std::optional<geometry::Mesh> background;
           if (mesh) {
             if (mesh->meshes.size() != 1 || !mesh->convexes.empty() || !mesh->spheres.empty())
               throw InputError("BODY: argument 'mesh' must be a single MESH object");
             background = mesh->meshes[0];
           }
-          auto b = body::MakeBody(ParseKind(kind), shape, mat, label, std::move(background));
+          auto b = body::MakeBody(ParseKind(kind), shape, mat, label, std::move(background),
+                                  std::move(fe));
           shape = geometry::Shape();  // BODY empties its shape argument
           return d.AddBody(std::move(b)).id();
         },
         py::arg("kind"), py::arg("shape"), py::arg("material"), py::arg("label"),
-        py::arg("mesh") = py::none())
+        py::arg("mesh") = py::none(), py::arg("form") = "TL", py::arg("evals") = py::none(),
+        py::arg("evecs") = py::none())
       .def("add_pressure",
            [](Domain& d, Id id, int surfid, const py::object& value) {
              auto* fe = dynamic_cast<body::FeBody*>(&GetBody(d, id));
@@ -150,6 +158,13 @@ void DefineBodyAccess(py::class_<Domain>& c) {
              const material::BulkMaterial& m = fe->MaterialAt(X);
              return std::make_pair(m.young, m.poisson);
            })
+      .def("fe_material_model_at",  // FINITE_ELEMENT: model name of the element at X
+           [](const Domain& d, Id id, const Vec3& X) {
+             const auto* fe = dynamic_cast<const body::FeBody*>(&GetBody(d, id));
+             if (fe == nullptr)
+               throw InputError("STRESS: the body is not FINITE_ELEMENT (argument 'body')");
+             return fe->MaterialAt(X).model;
+           })
       .def("set_body_conf",
            [](Domain& d, Id id, const VecX& q) {
              Body& b = GetBody(d, id);
@@ -180,7 +195,7 @@ void DefineBodyAccess(py::class_<Domain>& c) {
                }
              throw InputError("BODY.scheme: unknown scheme '" + s +
                               "'; use 'DEFAULT', 'RIG_POS', 'RIG_NEG', 'RIG_IMP', 'DEF_EXP', "
-                              "'DEF_LIM', 'DEF_LIM2' or 'DEF_IMP'");
+                              "'DEF_LIM', 'DEF_LIM2', 'DEF_IMP' or 'DEF_SEMI_EXPLICIT'");
            })
       .def("body_damping", [](const Domain& d, Id id) { return GetBody(d, id).damping; })
       .def("set_body_damping", [](Domain& d, Id id, double v) { GetBody(d, id).damping = v; })

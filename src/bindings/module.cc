@@ -11,4 +11,6 @@ PYBIND11_MODULE(_solfec, m) {
   solfec::bindings::DefineSolvers(m);
   solfec::bindings::DefineDomain(m);
   solfec::bindings::DefineIo(m);
+  solfec::bindings::DefineBases(m);
+  solfec::bindings::DefineContact(m);
 }

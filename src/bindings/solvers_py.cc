@@ -74,6 +74,7 @@ void DefineSolvers(py::module_& m) {
   Option(c, "reverse", &GaussSeidelOptions::reverse);
   Option(c, "anderson", &GaussSeidelOptions::anderson);
   Option(c, "omega", &GaussSeidelOptions::omega);
+  Option(c, "residual", &GaussSeidelOptions::residual);  // stopping test (benchmarks)
   c.def_property(
       "diagsolver", [](const GaussSeidelSolver& s) { return DiagName(s.options().diagsolver); },
       [](GaussSeidelSolver& s, const std::string& v) {
@@ -136,6 +137,7 @@ void DefineSolvers(py::module_& m) {
   newton_option("linmaxiter", &NewtonOptions::linmaxiter);
   newton_option("resdec", &NewtonOptions::resdec);
   newton_option("delta", &NewtonOptions::delta);
+  newton_option("proximal", &NewtonOptions::proximal);  // extension (benchmarks)
   newton_option("nonmonlength", &NewtonOptions::nonmonlength);
   newton_option("gsflag", &NewtonOptions::gsflag);
   newton_option("locdyn", &NewtonOptions::locdyn);

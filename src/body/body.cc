@@ -28,6 +28,7 @@ const char* SchemeName(Scheme s) {
     case Scheme::kDefLim: return "DEF_LIM";
     case Scheme::kDefLim2: return "DEF_LIM2";
     case Scheme::kDefImp: return "DEF_IMP";
+    case Scheme::kDefSemiExplicit: return "DEF_SEMI_EXPLICIT";
   }
   return "UNKNOWN";
 }

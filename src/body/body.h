@@ -18,7 +18,8 @@ enum class BodyKind { kRigid, kPseudoRigid, kFiniteElement, kObstacle };
 const char* KindName(BodyKind k);  // "RIGID", ...
 
 // Time integration schemes of manual table 4.6.
-enum class Scheme { kDefault, kRigPos, kRigNeg, kRigImp, kDefExp, kDefLim, kDefLim2, kDefImp };
+enum class Scheme { kDefault, kRigPos, kRigNeg, kRigImp, kDefExp, kDefLim, kDefLim2, kDefImp,
+                    kDefSemiExplicit };  // DEF_SEMI_EXPLICIT: FINITE_ELEMENT only
 const char* SchemeName(Scheme s);
 
 // Sparse 3 x ndofs operator of one body in one constraint: U_local += H u, where u is the

@@ -100,7 +100,7 @@ void ContactManager::Update(Domain& d) {
   std::map<PairKey, std::vector<Iter>> groups;
   std::vector<PairKey> order;
   for (auto it = cons.begin(); it != cons.end(); ++it) {
-    if (it->kind != ConstraintKind::kContact) continue;
+    if (it->kind != ConstraintKind::kContact || contact::IsNodeToFace(*it)) continue;
     const PairKey key{it->body1->id(), it->piece1, it->body2->id(), it->piece2};
     auto [g, inserted] = groups.try_emplace(key);
     if (inserted) order.push_back(key);
@@ -143,6 +143,14 @@ void ContactManager::Update(Domain& d) {
       if (!used_old[i]) cons.erase(old[i]);
   }
   for (Constraint& c : added) d.AddConstraint(std::move(c));
+
+  // Node-to-face contacts (CONTACT_METHOD 'NODE_TO_FACE'): a fresh three-stage search
+  // updates, deletes and creates them (all are erased with 'OVERLAP').
+  std::vector<Body*> bodies;
+  for (const auto& b : d.bodies()) bodies.push_back(b.get());
+  d.node_to_face.UpdateConstraints(
+      bodies, d.step(), cons, [&d](Constraint c) { d.AddConstraint(std::move(c)); },
+      d.surface_materials(), {&d.excluded_bodies, &d.excluded_surfaces});
 }
 
 void ContactManager::Detect(Domain& d) {
@@ -167,7 +175,7 @@ void ContactManager::Detect(Domain& d) {
 
   std::set<PairKey> existing;
   for (const Constraint& c : d.constraints())
-    if (c.kind == ConstraintKind::kContact)
+    if (c.kind == ConstraintKind::kContact && !contact::IsNodeToFace(c))
       existing.insert(KeyOf(c.body1->id(), c.piece1, c.body2->id(), c.piece2));
 
   // Narrow phase on the candidate pairs that pass the exclusion filters.
@@ -178,6 +186,7 @@ void ContactManager::Detect(Domain& d) {
     Body* A = bodies[ia->body];
     Body* B = bodies[ib->body];
     if (A->kind() == BodyKind::kObstacle && B->kind() == BodyKind::kObstacle) continue;
+    if (d.node_to_face.Handles(*A, *B)) continue;  // node-to-face pair (Update)
     // Obstacles are masters: the reaction acts on the moving body (body2).
     if (B->kind() == BodyKind::kObstacle || (A->kind() != BodyKind::kObstacle && A->id() > B->id())) {
       std::swap(ia, ib);
@@ -219,7 +228,7 @@ void ContactManager::Detect(Domain& d) {
   for (size_t i = 0; i < bodies.size(); ++i) index[bodies[i]] = static_cast<int>(i);
   std::vector<contact::SparsifyItem> items_s;
   for (const Constraint& c : d.constraints())
-    if (c.kind == ConstraintKind::kContact)
+    if (c.kind == ConstraintKind::kContact && !contact::IsNodeToFace(c))
       items_s.push_back({index[c.body1], index[c.body2], c.piece1, c.piece2, c.point, c.area, false});
   const size_t first_new = items_s.size();
   for (const Constraint& c : fresh)

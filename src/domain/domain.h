@@ -19,6 +19,7 @@
 #include "base/types.h"
 #include "body/body.h"
 #include "contact/constraint.h"
+#include "contact/node_to_face.h"
 #include "contact/sparsify.h"
 #include "domain/contact_manager.h"
 #include "local_dynamics/local_dynamics.h"
@@ -110,6 +111,8 @@ class Domain {
   std::optional<std::array<double, 6>> extents;  // bodies leaving are deleted
   double penetration_depth = -1.0;               // < 0: unlimited
   contact::SparsifyOptions sparsify;
+  // CONTACT_METHOD: node-to-face contact of FE meshes (options, surfaces, search timings).
+  contact::NodeToFace node_to_face;
   std::set<std::pair<Id, Id>> excluded_bodies;   // unordered pairs stored (min, max)
   std::set<std::pair<int, int>> excluded_surfaces;
   // CONTACT_EXCLUDE_OBJECTS: (body id, piece) pairs that never touch.

@@ -13,6 +13,8 @@
 #include <string>
 
 #include "base/errors.h"
+#include "integration/corotated_integrator.h"
+#include "integration/semi_explicit_integrator.h"
 
 namespace solfec::integration {
 
@@ -34,10 +36,13 @@ Scheme FeScheme(const FeBody& b) {
       return Scheme::kDefLim;
     case Scheme::kDefExp:
       return Scheme::kDefExp;
+    case Scheme::kDefSemiExplicit:  // semi_explicit_integrator.h
+      return Scheme::kDefSemiExplicit;
     default:
       throw InputError(std::string("RUN: scheme '") + body::SchemeName(b.scheme) +
                        "' is not available for FINITE_ELEMENT body " + BodyName(b) +
-                       " (argument 'scheme'); use 'DEF_LIM' (default) or 'DEF_EXP'");
+                       " (argument 'scheme'); use 'DEF_LIM' (default), 'DEF_EXP' or "
+                       "'DEF_SEMI_EXPLICIT'");
   }
 }
 
@@ -51,6 +56,7 @@ double FeCriticalStep(const FeBody& b) {
 }
 
 void CheckFeStep(const FeBody& b, double h) {
+  if (b.form() == body::FeForm::kBC) return CheckCorotatedStep(b, h);
   if (FeScheme(b) != Scheme::kDefExp) return;
   const double hc = FeCriticalStep(b);
   if (h > hc) {
@@ -62,15 +68,19 @@ void CheckFeStep(const FeBody& b, double h) {
   }
 }
 
-void BeginFeStep(FeBody& b, double, double h) {
+void BeginFeStep(FeBody& b, double t, double h) {
+  if (b.form() == body::FeForm::kBC) return BeginCorotatedStep(b, t, h);
   CheckFeStep(b, h);
+  if (b.scheme == Scheme::kDefSemiExplicit) return BeginSemiExplicitStep(b, t, h);
   b.step_state().u0 = b.u();
   b.mutable_q() += (0.5 * h) * b.u();
   b.UpdateShape();
 }
 
 void FeFreeVelocity(FeBody& b, double t, double h, const Vec3& gravity) {
+  if (b.form() == body::FeForm::kBC) return CorotatedFreeVelocity(b, t, h, gravity);
   const Scheme scheme = FeScheme(b);
+  if (scheme == Scheme::kDefSemiExplicit) return SemiExplicitFreeVelocity(b, t, h, gravity);
   FeBody::StepState& s = b.step_state();
   if (s.u0.size() != b.num_dofs()) s.u0 = b.u();
   b.impulse().setZero(b.num_dofs());
@@ -89,7 +99,9 @@ void FeFreeVelocity(FeBody& b, double t, double h, const Vec3& gravity) {
   b.u_free() = b.u() + du.col(0);
 }
 
-void EndFeStep(FeBody& b, double, double h) {
+void EndFeStep(FeBody& b, double t, double h) {
+  if (b.form() == body::FeForm::kBC) return EndCorotatedStep(b, t, h);
+  if (b.scheme == Scheme::kDefSemiExplicit) return EndSemiExplicitStep(b, t, h);
   FeBody::StepState& s = b.step_state();
   MatX du = b.impulse();
   if (du.rows() != b.num_dofs()) du = MatX::Zero(b.num_dofs(), 1);

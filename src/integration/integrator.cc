@@ -1,5 +1,7 @@
 // Split-midpoint time stepping (manual eqs. 1.5-1.7) dispatched on the body kind: pseudo-rigid
-// bodies go to pseudo_rigid_integrator.cc, finite-element bodies to fe_integrator.cc; rigid
+// bodies go to pseudo_rigid_integrator.cc, finite-element bodies to fe_integrator.cc
+// (form 'FFR': ffr_integrator.cc, both modes; forms 'BC-RO'/'BC-MODAL': reduced_integrator.cc,
+// dispatched first); rigid
 // and obstacle bodies use the rotation schemes RIG_POS/RIG_NEG/RIG_IMP of Koziara & Bicanic,
 // IJNME 81(9), 2009.
 //
@@ -44,8 +46,10 @@
 #include "base/math.h"
 #include "body/rigid_body.h"
 #include "integration/fe_integrator.h"
+#include "integration/ffr_integrator.h"
 #include "integration/pseudo_rigid_integrator.h"
 #include "integration/quasi_static_integrator.h"
+#include "integration/reduced_integrator.h"
 #include "integration/rigid_rotation.h"
 
 namespace solfec::integration {
@@ -84,12 +88,19 @@ void HalfStep(RigidBody& b, const Vec3& W, const Vec3& v, double h) {
 }  // namespace
 
 void CheckStep(const body::Body& b, double h, Mode mode) {
+  if (auto* r = dynamic_cast<const body::ReducedFeBody*>(&b))  // BC-RO, BC-MODAL
+    return CheckReducedStep(*r, mode == Mode::kQuasiStatic);
   if (mode == Mode::kQuasiStatic) return;
+  if (auto* f = dynamic_cast<const body::FfrBody*>(&b)) return CheckFfrStep(*f, h);
   if (auto* p = dynamic_cast<const PseudoRigidBody*>(&b)) CheckPseudoRigidStep(*p, h);
   if (auto* f = dynamic_cast<const body::FeBody*>(&b)) CheckFeStep(*f, h);
 }
 
 void BeginStep(body::Body& b, double t, double h, Mode mode) {
+  if (auto* r = dynamic_cast<body::ReducedFeBody*>(&b))  // forms 'BC-RO', 'BC-MODAL'
+    return BeginReducedStep(*r, t, h, mode == Mode::kQuasiStatic);
+  if (auto* f = dynamic_cast<body::FfrBody*>(&b))  // form 'FFR', both modes
+    return BeginFfrStep(*f, t, h, mode == Mode::kQuasiStatic);
   if (mode == Mode::kQuasiStatic) return BeginQuasiStaticStep(b, t, h);
   if (auto* p = dynamic_cast<PseudoRigidBody*>(&b)) return BeginPseudoRigidStep(*p, t, h);
   if (auto* f = dynamic_cast<body::FeBody*>(&b)) return BeginFeStep(*f, t, h);
@@ -100,6 +111,10 @@ void BeginStep(body::Body& b, double t, double h, Mode mode) {
 }
 
 void FreeVelocity(body::Body& b, double t, double h, const Vec3& gravity, Mode mode) {
+  if (auto* r = dynamic_cast<body::ReducedFeBody*>(&b))
+    return ReducedFreeVelocity(*r, t, h, gravity, mode == Mode::kQuasiStatic);
+  if (auto* f = dynamic_cast<body::FfrBody*>(&b))
+    return FfrFreeVelocity(*f, t, h, gravity, mode == Mode::kQuasiStatic);
   if (mode == Mode::kQuasiStatic) return QuasiStaticFreeVelocity(b, t, h, gravity);
   if (auto* p = dynamic_cast<PseudoRigidBody*>(&b))
     return PseudoRigidFreeVelocity(*p, t, h, gravity);
@@ -139,6 +154,10 @@ void FreeVelocity(body::Body& b, double t, double h, const Vec3& gravity, Mode m
 }
 
 void EndStep(body::Body& b, double t, double h, Mode mode) {
+  if (auto* r = dynamic_cast<body::ReducedFeBody*>(&b))
+    return EndReducedStep(*r, t, h, mode == Mode::kQuasiStatic);
+  if (auto* f = dynamic_cast<body::FfrBody*>(&b))
+    return EndFfrStep(*f, t, h, mode == Mode::kQuasiStatic);
   if (mode == Mode::kQuasiStatic) return EndQuasiStaticStep(b, t, h);
   if (auto* p = dynamic_cast<PseudoRigidBody*>(&b)) return EndPseudoRigidStep(*p, t, h);
   if (auto* f = dynamic_cast<body::FeBody*>(&b)) return EndFeStep(*f, t, h);

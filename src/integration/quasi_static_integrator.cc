@@ -8,6 +8,7 @@
 #include "body/fem/fe_body.h"
 #include "body/pseudo_rigid_body.h"
 #include "body/rigid_body.h"
+#include "integration/corotated_integrator.h"
 #include "integration/rigid_rotation.h"
 
 namespace solfec::integration {
@@ -44,6 +45,8 @@ void SetFreeVelocity(body::Body& b, double h, const VecX& f) {
 void FeFree(FeBody& b, double t, double h, const Vec3& g) {
   FeBody::StepState& s = b.step_state();
   b.impulse().setZero(b.num_dofs());
+  if (b.form() == body::FeForm::kBC)  // co-rotated K0 (corotated_integrator.h)
+    return CorotatedQuasiStaticFree(b, h, EndForce(b, t, h, g, s.external));
   const VecX f = EndForce(b, t, h, g, s.external) + b.InternalForce();
   b.SetStiffnessOperator(b.Stiffness(), h * h);
   SetFreeVelocity(b, h, f);
@@ -102,6 +105,7 @@ void EndQuasiStaticStep(body::Body& b, double, double h) {
     f->mutable_q() += h * f->u();
     if (f->step_state().external.size() == f->num_dofs())
       f->external_work += h * f->step_state().external.dot(f->u());
+    if (f->form() == body::FeForm::kBC) f->UpdateCorotation();
     f->UpdateShape();
     return;
   }

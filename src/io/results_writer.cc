@@ -11,6 +11,7 @@
 #include "base/timer.h"
 #include "body/body.h"
 #include "body/fem/fe_body.h"
+#include "body/fem/reduced_fe_body.h"
 #include "contact/constraint.h"
 
 namespace solfec::io {
@@ -105,6 +106,7 @@ void ResultsWriter::CreateLayout() {
   mesh_.Create(shapes, "meshes", t.mesh, 0, 16, z);
   mesh_element_.Create(shapes, "mesh_elements", t.mesh_element, 0, kRowsChunk, z);
   mesh_face_.Create(shapes, "mesh_faces", t.mesh_face, 0, kRowsChunk, z);
+  bases_.Create(shapes, "bases", H5T_NATIVE_DOUBLE, 0, kValuesChunk, z);
   hsize_t one = 1;
   const hid_t space = H5Screate_simple(1, &one, nullptr);
   count_ = H5CheckId(H5Dcreate2(frames, "count", H5T_NATIVE_INT64, space, H5P_DEFAULT,
@@ -163,6 +165,11 @@ void ResultsWriter::OpenLayout() {
   mesh_.Open(shapes, "meshes", t.mesh);
   mesh_element_.Open(shapes, "mesh_elements", t.mesh_element);
   mesh_face_.Open(shapes, "mesh_faces", t.mesh_face);
+  if (H5Lexists(shapes, "bases", H5P_DEFAULT) > 0) {  // absent in files of older builds
+    bases_.Open(shapes, "bases", H5T_NATIVE_DOUBLE);
+  } else {
+    bases_.Create(shapes, "bases", H5T_NATIVE_DOUBLE, 0, kValuesChunk, compression_);
+  }
   count_ = H5CheckId(H5Dopen2(frames, "count", H5P_DEFAULT), "open 'frames/count'");
   H5Gclose(frames);
   H5Gclose(bodies);
@@ -194,7 +201,7 @@ void ResultsWriter::Close() {
   if (file_ < 0) return;
   for (H5Table* t : {&frame_, &body_state_, &q_, &u_, &constraint_, &def_, &labels_, &convex_,
                      &vertices_, &face_, &face_vertices_, &sphere_, &mesh_, &mesh_element_,
-                     &mesh_face_})
+                     &mesh_face_, &bases_})
     t->Close();
   if (count_ >= 0) H5Dclose(count_);
   count_ = -1;
@@ -297,6 +304,17 @@ void ResultsWriter::StageDefinition(const body::Body& b) {
     }
     S.meshes.push_back(mr);
   }
+  // BC-RO / BC-MODAL: the reduced base once, so that readers rebuild x = Lambda (Z + E q_bar)
+  // (eq. 58) from the stored q = [Lambda, q_bar] with Z = the mesh nodes above.
+  if (const auto* rb = dynamic_cast<const body::ReducedFeBody*>(&b)) {
+    const MatX& E = rb->base();
+    S.bases.insert(S.bases.end(), {static_cast<double>(b.id()),
+                                   static_cast<double>(static_cast<int>(rb->form())),
+                                   static_cast<double>(E.rows()), static_cast<double>(E.cols())});
+    S.bases.insert(S.bases.end(), E.data(), E.data() + E.size());
+    const VecX& ev = rb->eigenvalues();
+    for (int i = 0; i < E.cols(); ++i) S.bases.push_back(i < ev.size() ? ev[i] : 0.0);
+  }
   S.defs.push_back(r);
   defined_.insert(b.id());
 }
@@ -312,6 +330,7 @@ void ResultsWriter::WriteDefinitions() {
   mesh_.Write(S.mesh0, S.meshes.data(), S.meshes.size());
   mesh_element_.Write(S.element0, S.elements.data(), S.elements.size());
   mesh_face_.Write(S.mface0, S.mesh_faces.data(), S.mesh_faces.size());
+  bases_.Write(S.base0, S.bases.data(), S.bases.size());
   def_.Write(def_rows_, S.defs.data(), S.defs.size());
   def_rows_ += static_cast<int64_t>(S.defs.size());
   S = Staged();  // releases the staging memory
@@ -335,6 +354,7 @@ void ResultsWriter::WriteFrame(const domain::Domain& d, int newbods, int delbods
       st_.mesh0 = static_cast<int64_t>(mesh_.rows());
       st_.element0 = static_cast<int64_t>(mesh_element_.rows());
       st_.mface0 = static_cast<int64_t>(mesh_face_.rows());
+      st_.base0 = static_cast<int64_t>(bases_.rows());
       staged = true;
     }
     StageDefinition(*b);

@@ -4,6 +4,7 @@
 #include <cmath>
 
 #include "base/errors.h"
+#include "material/hyperelastic.h"
 
 namespace solfec::material {
 
@@ -12,9 +13,7 @@ void BulkMaterial::Validate() const {
     throw InputError("BULK_MATERIAL: invalid " + arg + " = " + std::to_string(v) +
                      " (argument '" + arg + "'); " + fix);
   };
-  if (model != "KIRCHHOFF")
-    throw InputError("BULK_MATERIAL: unknown model '" + model +
-                     "' (argument 'model'); use 'KIRCHHOFF'");
+  HyperModelFromName(model);  // throws for an unknown model
   if (!std::isfinite(density) || density <= 0.0) bad("density", density, "pass a positive value [kg/m^3]");
   if (!std::isfinite(young) || young <= 0.0) bad("young", young, "pass a positive value [Pa]");
   if (!std::isfinite(poisson) || poisson <= -1.0 || poisson >= 0.5)

@@ -7,7 +7,7 @@ namespace solfec::material {
 
 struct BulkMaterial {
   std::string label;
-  std::string model = "KIRCHHOFF";
+  std::string model = "KIRCHHOFF";  // KIRCHHOFF, NEO_HOOKEAN or BLATZ_KO (hyperelastic.h)
   double young = 1e6;     // Young's modulus [Pa]
   double poisson = 0.25;  // Poisson's ratio [-]
   double density = 1e3;   // mass density [kg/m^3]

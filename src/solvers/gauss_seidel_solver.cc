@@ -74,6 +74,9 @@ void GaussSeidelOptions::Validate() const {
   if (anderson < 0 || anderson > kMaxAnderson) {
     ThrowOption("anderson", anderson, "pass an acceleration depth in [0, 50]; 0 turns it off");
   }
+  if (!(residual >= 0.0) || !std::isfinite(residual)) {
+    ThrowOption("residual", residual, "pass a relative residual >= 0 such as 1e-6 (0: off)");
+  }
   const int failure_value = static_cast<int>(failure);
   if (failure_value < 0 || failure_value > static_cast<int>(Failure::kCallback)) {
     ThrowOption("failure", failure_value, "use 'CONTINUE', 'EXIT' or 'CALLBACK'");
@@ -124,6 +127,8 @@ void GaussSeidelSolver::Prepare(BlockProblem& problem) {
     for (int a = 0; a < n; ++a) singular_[a] = W_inv_[a].isZero(0.0) ? 1 : 0;
   }
   denominator_ = MeritDenominator(problem.B, W_inv_);
+  bnorm2_ = 0.0;
+  for (const Vec3& b : problem.B) bnorm2_ += b.squaredNorm();
   R_prev_.resize(n);
   omega_ = options_.omega;
   depth_ = options_.anderson;
@@ -148,7 +153,7 @@ void GaussSeidelSolver::Sweep(BlockProblem& problem, SweepSums& sums) {
   Vec3* S = R_prev_.data();
   Law* laws = problem.laws.data();
   const Mat3* W_inv = W_inv_.data();
-  double change2 = 0.0, norm2 = 0.0, merit = 0.0;
+  double change2 = 0.0, norm2 = 0.0, merit = 0.0, residual2 = 0.0, rnorm2 = 0.0, unorm2 = 0.0;
   for (int i = 0; i < n; ++i) {
     const int a = kForward ? i : n - 1 - i;
     const int k0 = row_ptr[a], k1 = row_ptr[a + 1];
@@ -177,7 +182,11 @@ void GaussSeidelSolver::Sweep(BlockProblem& problem, SweepSums& sums) {
     // Merit share of the previous iterate; after the first sweep R_old is a diagonal
     // solver output, hence in FC.
     const Vec3 U_old = rhs - lag + W_aa * R_old;
-    merit += RowMeritNumerator(laws[a], W_aa, W_inv[a], U_old, R_old, !first_sweep_);
+    const Vec3 C = RowResidual(laws[a], W_aa, U_old, R_old, !first_sweep_);
+    merit += C.dot(W_inv[a] * C);
+    residual2 += C.squaredNorm();
+    rnorm2 += R_old.squaredNorm();
+    unorm2 += U_old.squaredNorm();
     // Diagonal problem (line 4).
     Vec3 R_new = R_old;
     if (num_singular_ > 0 && singular_[a]) {
@@ -198,6 +207,8 @@ void GaussSeidelSolver::Sweep(BlockProblem& problem, SweepSums& sums) {
   sums.change2 = change2;
   sums.norm2 = norm2;
   sums.merit_prev = merit / denominator_;
+  sums.residual2_prev = residual2;
+  sums.scale2_prev = std::max({rnorm2, unorm2, bnorm2_});
 }
 
 // The loop of Alg. 9.1: `while |S - R| / |R| > epsilon and g(R) > meritval`. The merit of
@@ -237,7 +248,10 @@ SolverStats GaussSeidelSolver::Iterate(BlockProblem& problem) {
     }
     if (stats.iters >= 2) {
       stats.merhist.push_back(last.merit_prev);
-      if (last.merit_prev <= options_.meritval) {
+      const bool residual_met = options_.residual > 0.0 && last.scale2_prev > 0.0 &&
+                                last.residual2_prev <= options_.residual *
+                                                           options_.residual * last.scale2_prev;
+      if (last.merit_prev <= options_.meritval || residual_met) {
         stats.converged = true;
         if (!last.cohesion_broken) {
           // Restore iterate k = iters - 1 (its statistics are complete already).

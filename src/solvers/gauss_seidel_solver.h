@@ -48,6 +48,12 @@ struct GaussSeidelOptions {
   // reverse = true (the sweep map alternates).
   int anderson = 5;
   static constexpr int kMaxAnderson = 50;
+  // Extra stopping test (0: off): sweeps also stop once the relative natural-map residual
+  // sqrt(sum_a |C_a|^2) / max(|R|, |U|, |B|) <= residual, C_a the row residual of merit.h
+  // (for a contact R_a - proj_FC(R_a - U_a - mu |U_T| e_N), the natural map with rho = 1).
+  // For contact-only problems this is the value of Siconos 4.4's fc3d_compute_error; it is
+  // checked like meritval, on the iterate each sweep starts from.
+  double residual = 0.0;
 
   double resolved_diagepsilon() const;
   int resolved_diagmaxiter() const;
@@ -87,6 +93,8 @@ class GaussSeidelSolver final : public ConstraintSolver {
     double change2 = 0.0;      // |S - R|^2
     double norm2 = 0.0;        // |R|^2
     double merit_prev = 0.0;   // g of the iterate the sweep started from
+    double residual2_prev = 0.0;  // sum |C_a|^2 of that iterate
+    double scale2_prev = 0.0;     // max(|R|^2, |U|^2, |B|^2) of that iterate
     bool diag_diverged = false;
     bool diag_failed = false;
     bool cohesion_broken = false;
@@ -106,6 +114,7 @@ class GaussSeidelSolver final : public ConstraintSolver {
   int num_singular_ = 0;
   bool first_sweep_ = true;  // the warm start need not lie in FC
   double denominator_ = 1.0;
+  double bnorm2_ = 0.0;  // |B|^2 (part of the residual test's scale)
   DiagOptions diag_;
   double omega_ = 1.0;
   // Anderson step on problem.R (see GaussSeidelOptions::anderson); R_prev_ holds S.

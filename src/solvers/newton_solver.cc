@@ -19,6 +19,11 @@ constexpr int kMaxCycles = 10;         // GMRES restarts per Newton step
 constexpr double kArmijo = 1e-4;       // sufficient decrease of the line search
 constexpr double kMinStep = 1e-10;     // smallest line search step before 'no progress'
 constexpr int kMaxCohesionPasses = 8;  // re-solves after cohesive bonds break
+// Proximal factor p (x options.proximal): starts at 0 (plain Newton), set to 1 after the
+// first damped step, non-decreasing step or failed line search, doubled after later ones up
+// to kProxMax, x0.8 after a full step that lowered |C|, dropped to 0 below kProxMin
+// (0.5 and 0.25 made fe-200 of the FCLIB benchmark 2-3x slower, see src/solvers/README.md).
+constexpr double kProxUp = 2.0, kProxDown = 0.8, kProxMin = 1e-3, kProxMax = 10.0;
 
 void Fail(const char* arg, const std::string& what) {
   throw InputError(std::string("NEWTON_SOLVER: ") + what + " (argument '" + arg + "')");
@@ -35,6 +40,7 @@ void NewtonOptions::Validate() const {
   if (linmaxiter < 1) Fail("linmaxiter", "must be >= 1; use e.g. 10");
   if (!(resdec > 0.0 && resdec < 1.0)) Fail("epsilon", "must lie in (0, 1); use e.g. 0.25");
   if (!(delta >= 0.0) || !std::isfinite(delta)) Fail("delta", "must be >= 0");
+  if (!(proximal >= 0.0) || !std::isfinite(proximal)) Fail("proximal", "must be >= 0");
   if (nonmonlength < 1) Fail("nonmonlength", "must be >= 1");
 }
 
@@ -114,7 +120,9 @@ double NewtonSolver::Residual(const BlockProblem& p, const std::vector<Vec3>& R,
     if (!jacobian) continue;
     Dr_[a] = Dr;
     Du_[a] = Du;
-    const Mat3 J = Dr + Du * p.W[p.row_ptr[a]] + options_.delta * Mat3::Identity();
+    const double sigma = prox_ / rho_[a];
+    const Mat3 J = Dr + Du * (p.W[p.row_ptr[a]] + sigma * Mat3::Identity()) +
+                   options_.delta * Mat3::Identity();
     bool ok = false;
     Mat3 inv;
     J.computeInverseWithCheck(inv, ok, 1e-14 * std::max(1.0, J.cwiseAbs().maxCoeff()));
@@ -130,7 +138,9 @@ void NewtonSolver::MultiplyJ(const BlockProblem& p, const VecX& x, VecX& y) {
   p.MultiplyW(work_, work2_);
   y.resize(3 * n);
   for (int a = 0; a < n; ++a)
-    y.segment<3>(3 * a) = Dr_[a] * work_[a] + Du_[a] * work2_[a] + options_.delta * work_[a];
+    y.segment<3>(3 * a) = Dr_[a] * work_[a] +
+                          Du_[a] * (work2_[a] + (prox_ / rho_[a]) * work_[a]) +
+                          options_.delta * work_[a];
 }
 
 void NewtonSolver::Precondition(const VecX& x, VecX& y) const {
@@ -203,6 +213,11 @@ int NewtonSolver::Gmres(const BlockProblem& p, VecX& dR) {
   return total;
 }
 
+void NewtonSolver::RaiseProximal() {
+  prox_ = prox_ == 0.0 ? options_.proximal
+                       : std::min(prox_ * kProxUp, kProxMax * options_.proximal);
+}
+
 SolverStats NewtonSolver::Solve(BlockProblem& problem) {
   problem.Validate("NEWTON_SOLVER");
   const int n = problem.size();
@@ -226,6 +241,7 @@ SolverStats NewtonSolver::Solve(BlockProblem& problem) {
   Du_.resize(n);
   M_.resize(n);
   std::vector<Vec3> trial(n);
+  prox_ = 0.0;
   VecX dR;
   bool no_progress = false;
   for (int pass = 0; pass < kMaxCohesionPasses; ++pass) {
@@ -246,10 +262,26 @@ SolverStats NewtonSolver::Solve(BlockProblem& problem) {
         if (alpha < kMinStep) break;
       }
       if (alpha < kMinStep) {
+        // No progress: retry from the same iterate with a larger proximal factor.
+        if (options_.proximal > 0.0 && prox_ < kProxMax * options_.proximal) {
+          RaiseProximal();
+          phi = Residual(problem, problem.R, true);
+          continue;
+        }
         no_progress = true;
         break;
       }
       problem.R.swap(trial);
+      // Levenberg-Marquardt-like update of the proximal factor: larger after a damped step
+      // or one that did not lower |C| (accepted by the nonmonotone rule; the regular matrix
+      // keeps the steps in W's null space short), smaller after a full step that lowered |C|
+      // (back to plain semismooth Newton and its fast local rate).
+      if (alpha < 1.0 || phi_new >= phi) {
+        RaiseProximal();
+      } else {
+        prox_ *= kProxDown;
+        if (prox_ < kProxMin * options_.proximal) prox_ = 0.0;
+      }
       ++stats.iters;
       merit = ComputeMerit(problem, W_inv_, denominator);
       stats.merhist.push_back(merit);

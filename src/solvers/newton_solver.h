@@ -20,6 +20,15 @@ struct NewtonOptions {
   int linmaxiter = 10;     // GMRES restart length (Krylov dimension of one cycle)
   double resdec = 0.25;    // linear residual decrease |J dR + C| <= resdec |C| (forcing term)
   double delta = 0.0;      // regularisation: J + delta I
+  // Proximal term of the Newton matrix (extension, 0 = off = Solfec-1.0's Newton):
+  // J = Dr + Du (W + sigma_a I), sigma_a = p / rho_a (rho_a = 3 / trace W_aa), i.e. a
+  // sticking row of J is rho_a W_a + p I, regular when W is rank-deficient (redundant points
+  // of FE contact patches); C is not regularised, so the solution is unchanged. p starts at
+  // 0 and becomes `proximal` after the first damped, non-decreasing or failed line-search
+  // step (a failed search is retried), doubles after later ones (up to 10 proximal), shrinks
+  // by 0.8 after a full step that lowered |C| (to 0 below 1e-3 proximal). Off by default:
+  // on well-posed long chains it slowed Newton down (src/solvers/README.md).
+  double proximal = 0.0;
   int nonmonlength = 5;    // memory of the nonmonotone line search
   bool gsflag = true;      // on failure continue by Gauss-Seidel from the Newton iterate
   // 'locdyn': true assembles W (3x3 blocks); false asks for a matrix-free W (products
@@ -59,12 +68,14 @@ class NewtonSolver final : public ConstraintSolver {
   void Precondition(const VecX& x, VecX& y) const;                // y = M^-1 x
   // Solves J dR = -C by right-preconditioned restarted GMRES; returns iterations.
   int Gmres(const BlockProblem& p, VecX& dR);
+  void RaiseProximal();  // 0 -> options_.proximal, else x2 up to 10 options_.proximal
 
   NewtonOptions options_;
   SolverStats last_stats_;
   bool fell_back_ = false;
   int linear_iters_ = 0;
   std::vector<double> rho_;
+  double prox_ = 0.0;  // current proximal factor (starts at options_.proximal)
   std::vector<Vec3> U_, C_, Ushift_, work_, work2_;
   std::vector<Mat3> Dr_, Du_, M_, W_inv_;
 };

@@ -144,8 +144,10 @@ class SiconosProblem:
         return self.W @ np.asarray(r, dtype=float).reshape(-1) + self.q
 
     def error(self, r):
-        """Siconos' fc3d_compute_error of r (u = W r + q), relative to |q| as Siconos'
-        solvers use it (natural-map residual of r - proj_K(r - (u + mu |u_T| e_N)))."""
+        """Siconos' fc3d_compute_error of r (u = W r + q): the natural-map residual
+        |r - proj_K(r - (u + mu |u_T| e_N))| divided by max(|r|, |u|, |q|) (Siconos 4.4
+        scales by the largest of the norm passed, |q| here, and |r| and |u|; checked against a
+        numpy evaluation)."""
         sn = self.sn
         r = np.ascontiguousarray(np.asarray(r, dtype=float).reshape(-1))
         u = np.ascontiguousarray(self.velocity(r))

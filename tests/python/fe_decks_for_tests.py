@@ -1,10 +1,11 @@
 """FINITE_ELEMENT deck pieces shared by the validation tests: HEX bars along x, tip-face
-load weights, roller supports and a clamped cantilever."""
+load weights, roller supports, a clamped cantilever and the rotating bar of the co-rotated
+report (section 8.1) with its energy history."""
 
 import numpy as np
 
-from solfec import (BODY, BULK_MATERIAL, FIX_DIRECTION, FIX_POINT, FORCE, HEX, NEWTON_SOLVER,
-                    RUN, SOLFEC)
+from solfec import (BODY, BULK_MATERIAL, ENERGY, FIX_DIRECTION, FIX_POINT, FORCE,
+                    GAUSS_SEIDEL_SOLVER, HEX, INITIAL_VELOCITY, NEWTON_SOLVER, RUN, SOLFEC)
 
 RHO = 1000.0
 
@@ -50,3 +51,43 @@ def cantilever_tip_deflection(outdir, nx, ny, nz, E, L, a, P):
     RUN(sol, NEWTON_SOLVER(meritval=1e-24), 0.5)
     x = np.array(b.conf).reshape(-1, 3)
     return -(x[tip, 2] - X[tip, 2]).mean()
+
+
+# Rotating bar of the co-rotated report, section 8.1: 0.1 x 0.1 x 1 m along z.
+ROTATING_BAR = [0, 0, 0, 0.1, 0, 0, 0.1, 0.1, 0, 0, 0.1, 0,
+                0, 0, 1, 0.1, 0, 1, 0.1, 0.1, 1, 0, 0.1, 1]
+
+
+def rotating_bar(outdir, h, form="TL", base=None, young=200e4, damping=0.0):
+    """Report 8.1: E = 200E4 Pa (default), nu = 0.26, rho = 7.8E3, 2 x 2 x 20 HEX8, initial
+    angular velocity 1 rad/s about x, DEF_LIM, stiffness damping `damping`."""
+    sol = SOLFEC("DYNAMIC", h, outdir)
+    sol.verbose = "OFF"
+    bulk = BULK_MATERIAL(sol, young=young, poisson=0.26, density=7.8e3)
+    b = BODY(sol, "FINITE_ELEMENT", HEX(ROTATING_BAR, 2, 2, 20, 1, [1] * 6), bulk, form=form,
+             base=base)
+    b.scheme = "DEF_LIM"
+    b.damping = damping
+    INITIAL_VELOCITY(b, (0, 0, 0), (1, 0, 0))
+    return sol, b
+
+
+def energy_history(sol, b, duration, interval=0.25):
+    """E0 and the kinetic + internal energy of body b every `interval` seconds of a run."""
+    gs = GAUSS_SEIDEL_SOLVER(1e-8, 100)
+    e0 = sum(ENERGY(sol, b)[:2])
+    energies = []
+    for _ in range(int(round(duration / interval))):
+        RUN(sol, gs, interval)
+        energies.append(sum(ENERGY(sol, b)[:2]))
+    return e0, np.array(energies)
+
+
+def assert_bounded_energy(e0, energies, bound, growth):
+    """|E/E0 - 1| < bound, and the second half of the history stays within the first half's
+    range widened by `growth` (relative to E0): oscillation without secular drift."""
+    rel = energies / e0 - 1
+    assert np.abs(rel).max() < bound
+    half = len(rel) // 2
+    assert rel[half:].max() < rel[:half].max() + growth
+    assert rel[half:].min() > rel[:half].min() - growth

@@ -122,7 +122,7 @@ def test_initial_velocity_and_energy_of_a_fe_body(outdir):
 def test_finite_element_input_errors(outdir):
     sol, bulk = model(outdir, 1e-3)
     with pytest.raises(ValueError, match="'form'"):
-        BODY(sol, "FINITE_ELEMENT", cube_mesh(0, 0, 0, 1, 1), bulk, form="BC")
+        BODY(sol, "FINITE_ELEMENT", cube_mesh(0, 0, 0, 1, 1), bulk, form="XX")
     with pytest.raises(ValueError, match="background MESH"):  # CONVEX needs mesh=
         BODY(sol, "FINITE_ELEMENT", box(0, 0, 0, 1, 1, 1), bulk)
     with pytest.raises(ValueError, match="single MESH"):

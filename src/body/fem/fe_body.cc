@@ -395,6 +395,7 @@ void FeBody::ComputeH(const Vec3& X, const Mat3& base, HOperator& H) const {
 }
 
 void FeBody::ApplyInverseInertia(Eigen::Ref<MatX> G) const {
+  if (use_corotated_) return ApplyCorotatedInverse(G);  // form 'BC', DEF_LIM
   if (use_operator_) {
     operator_.Solve(G);
   } else {
@@ -403,6 +404,7 @@ void FeBody::ApplyInverseInertia(Eigen::Ref<MatX> G) const {
 }
 
 bool FeBody::TrySetInertiaOperator(const SparseMat& A) {
+  use_corotated_ = false;
   use_operator_ = operator_.Factorize(A);
   return use_operator_;
 }
@@ -427,6 +429,7 @@ void FeBody::SetInertiaOperator(const SparseMat& A) {
                       (label_.empty() ? "" : " ('" + label_ + "')") +
                       " is not positive definite; reduce the time step or the damping");
   use_operator_ = true;
+  use_corotated_ = false;
 }
 
 SparseMat FeBody::MassMatrix() const {
@@ -442,6 +445,7 @@ double FeBody::KineticEnergy() const {
 }
 
 double FeBody::InternalEnergy() const {
+  if (form_ == FeForm::kBC) return CorotatedEnergy();
   double total = 0.0, W;
   for (size_t e = 0; e < elements_.size(); ++e) {
     ElementResponse(static_cast<int>(e), nullptr, nullptr, &W);

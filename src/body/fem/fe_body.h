@@ -11,8 +11,10 @@
 #include "base/time_series.h"
 #include "base/types.h"
 #include "body/body.h"
+#include "body/fem/corotation.h"
 #include "body/fem/sparse_spd_solver.h"
 #include "body/fem/element_tree.h"
+#include "body/fem/fe_form.h"
 #include "geometry/aabb.h"
 #include "geometry/mesh.h"
 #include "geometry/shape.h"
@@ -26,7 +28,8 @@ using SparseMat = Eigen::SparseMatrix<double>;
 // x(X) = sum_a N_a(xi(X)) x_a on the element containing the referential point X.
 // Mass: lumped (row sums of the consistent mass, M_a = int rho N_a dV), diagonal.
 // Internal force f_int = -sum_e int B^T P dV with P = F S, S = lambda tr(E) I + 2 mu E,
-// E = (F^T F - I)/2, F = sum_a x_a (dN_a/dX)^T; tangent K = -d f_int / dq (material plus
+// E = (F^T F - I)/2 (KIRCHHOFF; NEO_HOOKEAN / BLATZ_KO: S of material/hyperelastic.h),
+// F = sum_a x_a (dN_a/dX)^T; tangent K = -d f_int / dq (material plus
 // geometric part, symmetric). The current shape is one convex per element (vertices = the
 // element's current nodes, neighbours = elements sharing a face) or, with a background
 // mesh, the user's convexes and spheres carried by the mesh motion (embedded pieces: each
@@ -39,6 +42,9 @@ class FeBody : public Body {
   struct StepState {
     VecX u0;        // u(t)
     VecX external;  // external generalized force at t+h/2 (for the work)
+    VecX q_free;    // DEF_SEMI_EXPLICIT: sub-stepped free configuration at t+h
+    int substeps = 1;                   // DEF_SEMI_EXPLICIT: sub-steps of the current step
+    bool semi_explicit_warned = false;  // DEF_SEMI_EXPLICIT: sub-step warning printed
   };
 
   // Without `mesh`, `shape` must hold exactly one MESH (no convexes or spheres); with
@@ -53,8 +59,11 @@ class FeBody : public Body {
   int num_nodes() const { return static_cast<int>(mesh_.nodes.size()); }
   int num_elements() const { return static_cast<int>(elements_.size()); }
   const geometry::Mesh& mesh() const { return mesh_; }  // referential mesh
+  // Formulation (BODY argument 'form'); the integrators dispatch on it.
+  FeForm form() const { return form_; }
+  void set_form(FeForm f) { form_ = f; }
   bool embedded() const { return embedded_; }  // convexes/spheres in a background mesh
-  Vec3 node(int i) const { return q_.segment<3>(3 * i); }
+  Vec3 node(int i) const { return coords_->segment<3>(3 * i); }
   const VecX& lumped_mass() const { return mass_diag_; }  // per dof, size 3N
   StepState& step_state() { return step_; }
 
@@ -78,7 +87,7 @@ class FeBody : public Body {
   // Newton step); M + c K_material as the last resort; throws SolverError when even that
   // fails.
   void SetStiffnessOperator(const SparseMat& K, double c);
-  void ResetInertiaOperator() { use_operator_ = false; }
+  void ResetInertiaOperator() { use_operator_ = false, use_corotated_ = false; }
   SparseMat MassMatrix() const;  // diagonal lumped mass as a sparse matrix
 
   // Element containing referential point X (or the nearest one when X lies outside the
@@ -92,9 +101,35 @@ class FeBody : public Body {
   // K = -d f_int / dq; geometric = false leaves out the initial-stress part (ga . S gb) I,
   // which keeps K positive semidefinite.
   SparseMat Stiffness(bool geometric = true) const;
+  // K v computed element by element (no assembly); K = Stiffness() (hyperelastic.h models).
+  VecX StiffnessProduct(const VecX& v) const;
   // Upper bound of the largest squared eigenfrequency, max over elements of the largest
   // eigenvalue of M_e^-1 K_e (element lumped mass, element tangent at the current q).
   double MaxFrequencySquared() const;
+
+  // --- body co-rotated form 'BC' (fe_body_corotated.cc; corotated report section 4).
+  // Lambda is not part of q (q stays the 3N node coordinates): the body keeps the last fitted
+  // rotation and re-derives it from q when q was overwritten (RESTORE, BODY.conf).
+  // Stored rotation Lambda (identity until the first BC step or UpdateCorotation).
+  const Mat3& corotation() const { return corotation_; }
+  // Lambda_hat(q, start) of appendix A on the current q.
+  Mat3 FitCorotation(const Mat3& start) const;
+  // A safe Gauss-Newton start for the current q: the stored Lambda when it lies within
+  // ~20 degrees of the mass-weighted best-fit (Kabsch) rotation of the nodes, else the latter.
+  Mat3 CorotationStart() const;
+  // Lambda := FitCorotation(CorotationStart()); also accepts an explicit value.
+  void UpdateCorotation() { corotation_ = FitCorotation(CorotationStart()); }
+  void set_corotation(const Mat3& L) { corotation_ = L; }
+  // K0 = Stiffness() at the referential configuration (built on first use and kept).
+  const SparseMat& ReferentialStiffness() const;
+  // f = -L K0 (L^T x - Z + eta L^T v): co-rotated internal plus damping force at the current q.
+  VecX CorotatedForce(const Mat3& L, const VecX& v, double eta) const;
+  // The inertia operator becomes A = L A0 L^T, A0 = M + c K0, applied as L A0^-1 L^T in
+  // ApplyInverseInertia; A0 is factorized (CHOLMOD) only when c or the masses change.
+  void SetCorotatedOperator(const Mat3& L, double c);
+  int corotated_factorizations() const { return a0_factorizations_; }
+  // 1/2 d~^T K0 d~, d~ = Lambda^T x - Z with Lambda fitted to the current q.
+  double CorotatedEnergy() const;
 
   // Pieces a and b of the current shape are excluded from self-contact: mesh elements that
   // share a node; embedded pieces that touch in the referential configuration.
@@ -130,6 +165,11 @@ class FeBody : public Body {
   // v_a = linear + angular x (x_a - c), c = current mass centre.
   void SetInitialVelocity(const Vec3& linear, const Vec3& angular) override;
 
+ protected:
+  // Node coordinates (3N) that the geometry and mechanics read: q_ by default; a body whose
+  // generalized state is not the node coordinates (ReducedFeBody) points it at its own copy.
+  void set_node_coordinates(const VecX* x) { coords_ = x; }
+
  private:
   struct GaussData {
     VecX N;       // shape functions
@@ -163,11 +203,14 @@ class FeBody : public Body {
   Mat3X ElementNodes(int e, bool current) const;
   // Element force (3k), tangent (3k x 3k) and strain energy; any output may be null.
   void ElementResponse(int e, VecX* f, MatX* K, double* W, bool geometric = true) const;
+  // ElementResponse of the NEO_HOOKEAN / BLATZ_KO models (material/hyperelastic.h).
+  void HyperelasticResponse(int e, VecX* f, MatX* K, double* W, bool geometric) const;
   // Best element for point p in the referential (current = false) or current configuration.
   void Locate(const Vec3& p, bool current, int& element, Vec3& xi) const;
   void Interpolate(const Vec3& X, int& element, VecX& N) const;
 
   geometry::Mesh mesh_;
+  FeForm form_ = FeForm::kTL;
   bool embedded_ = false;
   std::vector<ElementData> elements_;
   std::vector<material::BulkMaterial> materials_;  // [0] = the BODY material
@@ -180,7 +223,18 @@ class FeBody : public Body {
   double mass_scale_ = 1.0;  // 1 / (BODY_CHARS mass ratio), for MaxFrequencySquared
   bool use_operator_ = false;
   SparseSpdSolver operator_;  // CHOLMOD, symbolic analysis kept while the pattern holds
+  // form 'BC' (fe_body_corotated.cc)
+  void ApplyCorotatedInverse(Eigen::Ref<MatX> G) const;
+  Mat3 corotation_ = Mat3::Identity();
+  mutable std::optional<SparseMat> k0_;     // referential tangent K0
+  mutable std::optional<CorotationFit> fit_;  // appendix-A boundary normals
+  SparseSpdSolver a0_;                      // A0 = M + c K0
+  double a0_c_ = -1.0, a0_mass_ = -1.0;     // c and total mass of the factorized A0
+  int a0_factorizations_ = 0;
+  bool use_corotated_ = false;              // ApplyInverseInertia = L A0^-1 L^T
+  Mat3 operator_rotation_ = Mat3::Identity();
   StepState step_;
+  const VecX* coords_ = &q_;  // see set_node_coordinates
 };
 
 }  // namespace solfec::body

@@ -1,5 +1,5 @@
-// Finite-element body mechanics: masses per element material, Saint Venant-Kirchhoff
-// forces and tangent, point loads and follower pressures.
+// Finite-element body mechanics: masses per element material, hyperelastic forces and
+// tangent (Saint Venant-Kirchhoff, neo-Hookean, Blatz-Ko), point loads and follower pressures.
 #include <algorithm>
 #include <cmath>
 #include <set>
@@ -13,6 +13,7 @@
 #include "base/math.h"
 #include "body/fem/elements.h"
 #include "body/fem/fe_body.h"
+#include "material/hyperelastic.h"
 
 namespace solfec::body {
 
@@ -152,9 +153,10 @@ VecX FeBody::PressureForce(double t) const {
 }
 
 void FeBody::ElementResponse(int e, VecX* f, MatX* K, double* W, bool geometric) const {
+  const material::BulkMaterial& mat = materials_[elements_[e].material];
+  if (mat.model != "KIRCHHOFF") return HyperelasticResponse(e, f, K, W, geometric);
   const ElementData& ed = elements_[e];
   const int k = ed.num_nodes;
-  const material::BulkMaterial& mat = materials_[ed.material];
   const double lambda = mat.lame_lambda(), mu = mat.lame_mu();
   const Mat3X x = ElementNodes(e, true);
   if (f) f->setZero(3 * k);
@@ -183,6 +185,57 @@ void FeBody::ElementResponse(int e, VecX* f, MatX* K, double* W, bool geometric)
         }
     }
   }
+}
+
+// NEO_HOOKEAN / BLATZ_KO: f_a = -int P g_a dV, K_ab(i,k) = int g_aJ A(iJ,kL) g_bL dV with
+// A = dP/dF; geometric = false drops the initial-stress part (g_a . S g_b) I of A.
+void FeBody::HyperelasticResponse(int e, VecX* f, MatX* K, double* W, bool geometric) const {
+  const ElementData& ed = elements_[e];
+  const int k = ed.num_nodes;
+  const material::Hyperelastic law(materials_[ed.material]);
+  const Mat3X x = ElementNodes(e, true);
+  if (f) f->setZero(3 * k);
+  if (K) K->setZero(3 * k, 3 * k);
+  if (W) *W = 0.0;
+  for (const GaussData& g : ed.gauss) {
+    const Mat3 F = x * g.dNdX;
+    if (W) *W += g.dV * law.Energy(F);
+    const Mat3 S = law.SecondPiola(F);
+    if (f) {
+      const Mat3 P = F * S;
+      for (int a = 0; a < k; ++a) f->segment<3>(3 * a) -= g.dV * (P * g.dNdX.row(a).transpose());
+    }
+    if (!K) continue;
+    const material::Mat9 A = law.Tangent(F);
+    for (int a = 0; a < k; ++a)
+      for (int b = 0; b < k; ++b) {
+        const Vec3 ga = g.dNdX.row(a).transpose(), gb = g.dNdX.row(b).transpose();
+        Mat3 Kab = (geometric ? 0.0 : -ga.dot(S * gb)) * Mat3::Identity();
+        for (int i = 0; i < 3; ++i)
+          for (int j = 0; j < 3; ++j)
+            for (int J = 0; J < 3; ++J)
+              for (int L = 0; L < 3; ++L) Kab(i, j) += ga[J] * A(3 * i + J, 3 * j + L) * gb[L];
+        K->block<3, 3>(3 * a, 3 * b) += g.dV * Kab;
+      }
+  }
+}
+
+VecX FeBody::StiffnessProduct(const VecX& v) const {
+  VecX Kv = VecX::Zero(num_dofs());
+  Mat3X ve;
+  for (size_t e = 0; e < elements_.size(); ++e) {
+    const ElementData& ed = elements_[e];
+    const material::Hyperelastic law(materials_[ed.material]);
+    const Mat3X x = ElementNodes(static_cast<int>(e), true);
+    ve.resize(3, ed.num_nodes);
+    for (int a = 0; a < ed.num_nodes; ++a) ve.col(a) = v.segment<3>(3 * ed.nodes[a]);
+    for (const GaussData& g : ed.gauss) {
+      const Mat3 dP = law.FirstPiolaDerivative(x * g.dNdX, ve * g.dNdX);  // dP/dF : dF
+      for (int a = 0; a < ed.num_nodes; ++a)
+        Kv.segment<3>(3 * ed.nodes[a]) += g.dV * (dP * g.dNdX.row(a).transpose());
+    }
+  }
+  return Kv;
 }
 
 VecX FeBody::InternalForce() const {

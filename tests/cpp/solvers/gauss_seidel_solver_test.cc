@@ -4,6 +4,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <string>
 
@@ -317,6 +318,56 @@ TEST(GaussSeidelSolver, InvalidOptionsNameTheArgument) {
   EXPECT_THROW(GaussSeidelSolver{o}, InputError);
   o = GaussSeidelOptions();
   o.diagepsilon = 0.0;
+  EXPECT_THROW(GaussSeidelSolver{o}, InputError);
+}
+
+// |R - proj_FC(R - U - mu |U_T| e_N)| / max(|R|, |U|, |B|) over all rows (Siconos 4.4's
+// fc3d_compute_error in our (T1, T2, N) order), written out here independently of merit.h.
+double NaturalMapResidual(BlockProblem& p) {
+  p.ComputeU();
+  double res = 0.0, r2 = 0.0, u2 = 0.0, b2 = 0.0;
+  for (int a = 0; a < p.size(); ++a) {
+    const Vec3 R = p.R[a], U = p.U[a];
+    const double mu = p.laws[a].friction;
+    const Vec3 S = R - Vec3(U.x(), U.y(), U.z() + mu * std::hypot(U.x(), U.y()));
+    const double st = std::hypot(S.x(), S.y());
+    Vec3 P = S;
+    if (mu * st + S.z() <= 0.0) {
+      P.setZero();
+    } else if (st > mu * S.z()) {
+      const double pn = (mu * st + S.z()) / (1.0 + mu * mu);
+      P = Vec3(mu * pn * S.x() / st, mu * pn * S.y() / st, pn);
+    }
+    res += (R - P).squaredNorm();
+    r2 += R.squaredNorm();
+    u2 += U.squaredNorm();
+    b2 += p.B[a].squaredNorm();
+  }
+  return std::sqrt(res / std::max({r2, u2, b2}));
+}
+
+// With epsilon and meritval out of reach, the residual test alone stops the sweeps: the
+// returned reactions meet it (checked by an independent evaluation), and a tighter value
+// needs at least as many sweeps.
+TEST(GaussSeidelSolver, ResidualTestStopsAtTheRequestedNaturalMapResidual) {
+  for (unsigned seed : {1u, 2u, 3u}) {
+    int previous = 0;
+    for (double tol : {1e-4, 1e-6, 1e-9}) {
+      BlockProblem p = testing::MakeRandomNetwork(30, 25, seed);
+      GaussSeidelOptions o;
+      o.epsilon = 1e-300;
+      o.meritval = 1e-300;
+      o.maxiter = 5000;
+      o.residual = tol;
+      const SolverStats s = GaussSeidelSolver(o).Solve(p);
+      ASSERT_TRUE(s.converged) << seed << " " << tol;
+      EXPECT_LE(NaturalMapResidual(p), tol) << seed;
+      EXPECT_GE(s.iters, previous) << seed << " " << tol;
+      previous = s.iters;
+    }
+  }
+  GaussSeidelOptions o;
+  o.residual = -1.0;
   EXPECT_THROW(GaussSeidelSolver{o}, InputError);
 }
 

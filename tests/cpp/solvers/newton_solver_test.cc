@@ -166,6 +166,34 @@ TEST(NewtonSolver, RandomNetworkAgreesWithGaussSeidel) {
   }
 }
 
+// Four coincident contact points per interface (W of rank 15 for 60 unknowns, as the
+// redundant points of FE contact patches give), solved with the proximal term on. Every
+// point's normal is z, so the points of interface k carry together R_N = g h (masses above)
+// and each reaction lies in its cone; converged to g <= 1e-20, i.e. velocity residuals
+// ~1e-10 |B|, so the sums hold to ~1e-8 relative.
+TEST(NewtonSolver, RedundantContactPointsConvergeWithTheProximalTerm) {
+  for (unsigned seed : {3u, 7u}) {
+    testing::Stack stack = testing::MakeRedundantStack(5, 4, 0.5, seed);
+    NewtonOptions o = Tight();
+    o.meritval = 1e-20;
+    o.gsflag = false;
+    o.proximal = 0.1;
+    NewtonSolver newton(o);
+    const SolverStats s = newton.Solve(stack.problem);
+    ASSERT_EQ(s.error, "OK") << seed;
+    EXPECT_LT(s.iters, 60) << seed;
+    for (int k = 0; k < 5; ++k) {
+      double RN = 0.0;
+      for (int j = 0; j < 4; ++j) {
+        const Vec3& R = stack.problem.R[4 * k + j];
+        RN += R.z();
+        EXPECT_LE(TangentNorm(R), 0.5 * R.z() + 1e-9 * stack.expected_RN[0]) << seed;
+      }
+      EXPECT_NEAR(RN, stack.expected_RN[k], 1e-8 * stack.expected_RN[0]) << seed << " " << k;
+    }
+  }
+}
+
 TEST(NewtonSolver, MeritHistoryEndsWithTheFinalMerit) {
   BlockProblem p = testing::MakeRandomNetwork(10, 8, 4);
   NewtonOptions o;
@@ -223,6 +251,9 @@ TEST(NewtonSolver, InvalidOptionsNameTheArgument) {
   o = NewtonOptions();
   o.linmaxiter = 0;
   EXPECT_THROW(NewtonSolver{o}, InputError);
+  o = NewtonOptions();
+  o.proximal = -1.0;
+  EXPECT_THROW(NewtonSolver{o}, InputError);
 }
 
 TEST(NewtonSolver, DefaultsFollowSolfec1) {
@@ -234,6 +265,7 @@ TEST(NewtonSolver, DefaultsFollowSolfec1) {
   EXPECT_EQ(o.delta, 0.0);
   EXPECT_EQ(o.nonmonlength, 5);
   EXPECT_TRUE(o.gsflag);
+  EXPECT_EQ(o.proximal, 0.0);  // extension off: Solfec-1.0's Newton
 }
 
 }  // namespace

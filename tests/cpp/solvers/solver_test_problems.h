@@ -132,6 +132,52 @@ inline Stack MakeStack(int n, double mu, unsigned seed, double g = 9.81, double 
   return s;
 }
 
+// The stack of MakeStack with `points` coincident contact points per interface (each with
+// its own random tangent base), as contact patches of several points produce them: W has
+// rank 3n of 3 n points, so the split of an interface's force among its points is not
+// unique. expected_RN[k] is the total normal force of interface k (sum over its points).
+inline Stack MakeRedundantStack(int n, int points, double mu, unsigned seed) {
+  std::mt19937 gen(seed);
+  std::uniform_real_distribution<double> mass(0.5, 2.0), angle(0.0, 2.0 * kPi);
+  const double g = 9.81, h = 0.01;
+  std::vector<double> m(n);
+  std::vector<Mat3> M_inv(n);
+  std::vector<Vec3> u_free(n);
+  for (int j = 0; j < n; ++j) {
+    m[j] = mass(gen);
+    M_inv[j] = RandomInverseInertia(m[j], gen);
+    u_free[j] = h * M_inv[j] * Vec3(0.0, 0.0, -m[j] * g);
+  }
+  Stack s;
+  BlockProblem& p = s.problem;
+  p.Resize(n * points);
+  Coupling c;
+  c.body.resize(n * points);
+  c.H.resize(n * points);
+  for (int r = 0; r < n * points; ++r) {
+    const int k = r / points;
+    const Mat3 base = AxisAngle(Vec3::UnitZ(), angle(gen));
+    c.body[r].push_back(k);
+    c.H[r].push_back(base.transpose());
+    Vec3 B = base.transpose() * u_free[k];
+    if (k > 0) {
+      c.body[r].push_back(k - 1);
+      c.H[r].push_back(-base.transpose());
+      B -= base.transpose() * u_free[k - 1];
+    }
+    p.B[r] = B;
+    p.laws[r] = Contact(mu);
+  }
+  AssembleW(c, M_inv, p);
+  s.expected_RN.assign(n, 0.0);
+  double above = 0.0;
+  for (int k = n - 1; k >= 0; --k) {
+    above += m[k];
+    s.expected_RN[k] = g * h * above;
+  }
+  return s;
+}
+
 // n_bodies point masses and n_contacts contacts between random pairs (or a body and the
 // ground) with random normals, friction in [0.1, 0.6] and random free velocities.
 inline BlockProblem MakeRandomNetwork(int n_bodies, int n_contacts, unsigned seed) {

@@ -1,0 +1,80 @@
+// Reduced-basis binding: modal analysis, rigid modes, co-rotated displacements and the
+// reference stiffness / lumped mass of FINITE_ELEMENT bodies (python/solfec/bases.py).
+#include <pybind11/eigen.h>
+#include <pybind11/pybind11.h>
+#include <pybind11/stl.h>
+
+#include <string>
+#include <vector>
+
+#include "base/errors.h"
+#include "bindings/bindings.h"
+#include "body/fem/fe_body.h"
+#include "body/fem/modal_analysis.h"
+#include "domain/domain.h"
+
+namespace py = pybind11;
+
+namespace solfec::bindings {
+
+namespace {
+
+body::FeBody& GetFeBody(const domain::Domain& d, Id id, const std::string& routine) {
+  body::Body* b = d.FindBody(id);
+  if (!b) throw InputError(routine + ": body " + std::to_string(id) + " was deleted");
+  auto* fe = dynamic_cast<body::FeBody*>(b);
+  if (!fe)
+    throw InputError(routine + ": body " + std::to_string(id) +
+                     " is not a FINITE_ELEMENT body of form 'TL', 'BC', 'BC-RO' or 'BC-MODAL' "
+                     "(argument 'body'); reduced bases are built for those bodies only");
+  return *fe;
+}
+
+}  // namespace
+
+void DefineBases(py::module_& m) {
+  m.def(
+      "modal_analysis",
+      [](const domain::Domain& d, Id id, int num, double abstol, int maxiter, bool verbose) {
+        body::ModalOptions o;
+        o.tolerance = abstol;
+        o.max_restarts = maxiter;
+        o.verbose = verbose;
+        body::ModalBase b = body::ModalAnalysis(GetFeBody(d, id, "MODAL_ANALYSIS"), num, o);
+        return py::make_tuple(b.evals, b.evecs, b.dense, b.operations);
+      },
+      py::arg("domain"), py::arg("body"), py::arg("num"), py::arg("abstol"), py::arg("maxiter"),
+      py::arg("verbose"),
+      "(evals (num), evecs (3N x num), dense path used, Lanczos operator applications)");
+  m.def(
+      "rigid_displacements",
+      [](const domain::Domain& d, Id id, bool mass_weighted) {
+        return body::RigidDisplacements(GetFeBody(d, id, "RIGID_DISPLACEMENTS"), mass_weighted);
+      },
+      py::arg("domain"), py::arg("body"), py::arg("mass_weighted") = false);
+  m.def(
+      "corotated_displacements",
+      [](const domain::Domain& d, Id id, const MatX& X) {
+        std::vector<Mat3> rotations;
+        MatX D = body::CorotatedDisplacements(GetFeBody(d, id, "COROTATED_DISPLACEMENTS"), X,
+                                              &rotations);
+        return py::make_tuple(D, rotations);
+      },
+      py::arg("domain"), py::arg("body"), py::arg("X"),
+      "(D (3N x k), [Lambda (3 x 3)] * k) for node coordinates X (3N x k)");
+  m.def(
+      "fe_reference_stiffness_product",
+      [](const domain::Domain& d, Id id, const MatX& V) -> MatX {
+        return body::ReferenceStiffness(GetFeBody(d, id, "MODAL_ANALYSIS")) * V;
+      },
+      py::arg("domain"), py::arg("body"), py::arg("V"), "K0 V (K0 at the referential nodes)");
+  m.def(
+      "fe_lumped_mass",
+      [](const domain::Domain& d, Id id, const std::string& routine) -> VecX {
+        return GetFeBody(d, id, routine).lumped_mass();
+      },
+      py::arg("domain"), py::arg("body"), py::arg("routine") = "MODAL_ANALYSIS",
+      "lumped mass per dof (3N); errors name `routine`");
+}
+
+}  // namespace solfec::bindings

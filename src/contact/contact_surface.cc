@@ -1,0 +1,209 @@
+// Face and slave-node numbering of a body surface and its per-step refresh.
+#include "contact/contact_surface.h"
+
+#include <algorithm>
+#include <map>
+
+#include "body/fem/fe_body.h"
+
+namespace solfec::contact {
+
+using body::Body;
+using body::BodyKind;
+using geometry::Aabb;
+
+namespace {
+
+const body::FeBody* AsMeshFe(const Body& b) {
+  if (b.kind() != BodyKind::kFiniteElement) return nullptr;
+  const auto* fe = dynamic_cast<const body::FeBody*>(&b);
+  return fe && !fe->embedded() ? fe : nullptr;
+}
+
+// Area vector of a face (outward, length = area): half the cross product of the diagonals
+// for quadrilaterals.
+Vec3 AreaVector(const Vec3* x, int n) {
+  if (n == 3) return 0.5 * (x[1] - x[0]).cross(x[2] - x[0]);
+  return 0.5 * (x[2] - x[0]).cross(x[3] - x[1]);
+}
+
+}  // namespace
+
+bool ContactSurface::CanBeSlave(const Body& b) { return AsMeshFe(b) != nullptr; }
+
+bool ContactSurface::CanBeMaster(const Body& b) {
+  if (CanBeSlave(b)) return true;
+  const auto& s = b.shape();
+  return !s.convexes.empty() && s.spheres.empty() && s.meshes.empty();
+}
+
+void ContactSurface::Build(const Body& b) {
+  body_ = &b;
+  faces_.clear();
+  nodes_.clear();
+  node_surfid_.clear();
+  node_faces_.clear();
+  layout_.clear();
+  is_mesh_ = CanBeSlave(b);
+  if (is_mesh_) BuildMesh(b);
+  else BuildConvexes(b);
+  face_bvh_ = SurfaceBvh();
+  node_bvh_ = SurfaceBvh();
+}
+
+void ContactSurface::BuildMesh(const Body& b) {
+  const auto& mesh = AsMeshFe(b)->mesh();
+  ref_points_ = mesh.nodes;
+  std::map<int, int> slot;  // mesh node -> slave node index
+  for (const auto& f : mesh.BoundaryFaces()) {
+    SurfaceFace sf;
+    sf.size = static_cast<int>(f.nodes.size());
+    for (int a = 0; a < sf.size; ++a) sf.vertices[a] = f.nodes[a];
+    sf.surfid = f.surfid;
+    const int fi = static_cast<int>(faces_.size());
+    faces_.push_back(sf);
+    for (int a = 0; a < sf.size; ++a) {
+      auto [it, inserted] = slot.try_emplace(f.nodes[a], static_cast<int>(nodes_.size()));
+      if (inserted) {
+        nodes_.push_back(f.nodes[a]);
+        node_surfid_.push_back(sf.surfid);
+        node_faces_.emplace_back();
+      }
+      node_faces_[it->second].push_back(fi);
+    }
+  }
+}
+
+void ContactSurface::BuildConvexes(const Body& b) {
+  ref_points_.clear();
+  for (size_t c = 0; c < b.shape().convexes.size(); ++c) {
+    const auto& cv = b.shape().convexes[c];
+    const auto& ref = b.ref_shape().convexes.size() == b.shape().convexes.size()
+                          ? b.ref_shape().convexes[c] : cv;
+    const int base = static_cast<int>(ref_points_.size());
+    layout_.push_back(static_cast<int>(cv.vertices.size()));
+    for (size_t v = 0; v < cv.vertices.size(); ++v)
+      ref_points_.push_back(v < ref.vertices.size() ? ref.vertices[v] : cv.vertices[v]);
+    for (const auto& f : cv.faces) {
+      const int n = static_cast<int>(f.vertices.size());
+      if (n == 3 || n == 4) {
+        SurfaceFace sf;
+        sf.size = n;
+        for (int a = 0; a < n; ++a) sf.vertices[a] = base + f.vertices[a];
+        sf.surfid = f.surfid;
+        faces_.push_back(sf);
+        continue;
+      }
+      for (int a = 1; a + 1 < n; ++a) {  // fan of triangles
+        SurfaceFace sf;
+        sf.vertices = {base + f.vertices[0], base + f.vertices[a], base + f.vertices[a + 1], 0};
+        sf.surfid = f.surfid;
+        faces_.push_back(sf);
+      }
+    }
+  }
+}
+
+bool ContactSurface::LayoutChanged(const Body& b) const {
+  if (is_mesh_) return false;
+  const auto& cs = b.shape().convexes;
+  if (cs.size() != layout_.size()) return true;
+  for (size_t c = 0; c < cs.size(); ++c)
+    if (static_cast<int>(cs[c].vertices.size()) != layout_[c]) return true;
+  return false;
+}
+
+int ContactSurface::face_vertices(int f, Vec3* x) const {
+  const SurfaceFace& sf = faces_[f];
+  for (int a = 0; a < sf.size; ++a) x[a] = points_[sf.vertices[a]];
+  return sf.size;
+}
+
+void ContactSurface::Refresh(const Body& b) {
+  if (body_ != &b || LayoutChanged(b)) Build(b);
+  Body& mb = const_cast<Body&>(b);  // u_free() has no const accessor
+  const VecX& uf = mb.u_free();
+  // Coordinates and free velocities of the points.
+  if (is_mesh_) {
+    const auto* fe = AsMeshFe(b);
+    const int n = fe->num_nodes();
+    points_.resize(n);
+    velocities_.assign(n, Vec3::Zero());
+    for (int i = 0; i < n; ++i) {
+      points_[i] = fe->node(i);
+      if (uf.size() == 3 * n) velocities_[i] = uf.segment<3>(3 * i);
+    }
+  } else {
+    points_.clear();
+    for (const auto& cv : b.shape().convexes)
+      points_.insert(points_.end(), cv.vertices.begin(), cv.vertices.end());
+    velocities_.assign(points_.size(), Vec3::Zero());
+    if (b.kind() != BodyKind::kObstacle && uf.size() == b.num_dofs()) {
+      body::HOperator H;
+      for (size_t i = 0; i < points_.size(); ++i) {
+        b.ComputeH(ref_points_[i], Mat3::Identity(), H);
+        Vec3 v = Vec3::Zero();
+        for (size_t k = 0; k < H.dofs.size(); ++k) v += H.values.col(k) * uf[H.dofs[k]];
+        velocities_[i] = v;
+      }
+    }
+  }
+  max_speed_ = 0.0;
+  bounds_ = Aabb();
+  for (size_t i = 0; i < points_.size(); ++i) {
+    max_speed_ = std::max(max_speed_, velocities_[i].norm());
+    bounds_.Extend(points_[i]);
+  }
+  // Face diameters.
+  const int nf = static_cast<int>(faces_.size());
+  face_diam_.resize(nf);
+  mean_diam_ = 0.0;
+  Vec3 x[4];
+  for (int f = 0; f < nf; ++f) {
+    const int n = face_vertices(f, x);
+    double d = 0.0;
+    for (int a = 0; a < n; ++a)
+      for (int c = a + 1; c < n; ++c) d = std::max(d, (x[a] - x[c]).norm());
+    face_diam_[f] = d;
+    mean_diam_ += d;
+  }
+  if (nf > 0) mean_diam_ /= nf;
+  // Slave nodes: area-weighted normals, tributary areas, point boxes.
+  const int nn = static_cast<int>(nodes_.size());
+  if (nn == 0) return;
+  node_normal_.assign(nn, Vec3::Zero());
+  node_area_.assign(nn, 0.0);
+  std::vector<Aabb> node_boxes(nn);
+  for (int k = 0; k < nn; ++k) {
+    for (int f : node_faces_[k]) {
+      const int n = face_vertices(f, x);
+      const Vec3 A = AreaVector(x, n);
+      node_normal_[k] += A;
+      node_area_[k] += A.norm() / n;
+    }
+    const double len = node_normal_[k].norm();
+    if (len > 0.0) node_normal_[k] /= len;
+    node_boxes[k].Extend(points_[nodes_[k]]);
+  }
+  if (node_bvh_.size() == nn && !node_bvh_.empty()) node_bvh_.Refit(node_boxes);
+  else node_bvh_.Build(node_boxes);
+}
+
+void ContactSurface::FitFaces(double inflate, double depth_fraction, double depth_cap) {
+  const int nf = static_cast<int>(faces_.size());
+  face_boxes_.resize(nf);
+  Vec3 x[4];
+  for (int f = 0; f < nf; ++f) {
+    const int n = face_vertices(f, x);
+    Aabb box;
+    for (int a = 0; a < n; ++a) box.Extend(x[a]);
+    // 1e-6 d more than the accepted gaps: covers the inside tolerance of the projection.
+    box.Inflate(inflate + depth_fraction * std::min(face_diam_[f], depth_cap) +
+                1e-6 * face_diam_[f]);
+    face_boxes_[f] = box;
+  }
+  if (face_bvh_.size() == nf && !face_bvh_.empty()) face_bvh_.Refit(face_boxes_);
+  else face_bvh_.Build(face_boxes_);
+}
+
+}  // namespace solfec::contact

@@ -1,0 +1,83 @@
+// A body's surface for node-to-face contact: master faces (FE boundary faces or convex
+// faces) and, for FINITE_ELEMENT meshes, the slave surface nodes, with their hierarchies.
+#pragma once
+
+#include <array>
+#include <vector>
+
+#include "base/types.h"
+#include "body/body.h"
+#include "contact/surface_bvh.h"
+#include "geometry/aabb.h"
+
+namespace solfec::contact {
+
+struct SurfaceFace {
+  std::array<int, 4> vertices{};  // indices into ContactSurface::points, CCW from outside
+  int size = 3;                   // 3 (triangle) or 4 (bilinear quadrilateral)
+  int surfid = 0;
+};
+
+// Mesh FE bodies (FINITE_ELEMENT without a background mesh): points are the mesh nodes
+// (point i = node i), faces the mesh boundary faces, slave nodes the nodes on those faces.
+// Other bodies whose shape holds only convexes: points are the convex vertices (convex
+// after convex), faces the convex faces (quadrilaterals kept, larger polygons split into a
+// fan of triangles); they are masters only. Faces and slave nodes are numbered once at
+// Build; Refresh updates coordinates, free velocities (u_free), normals and boxes.
+class ContactSurface {
+ public:
+  // Whether a body can be a slave (mesh FE body) or a master (slave-capable, or only
+  // convexes in its shape).
+  static bool CanBeSlave(const body::Body& b);
+  static bool CanBeMaster(const body::Body& b);
+
+  // Numbers faces and slave nodes of the body's current shape.
+  void Build(const body::Body& b);
+  // Current geometry, free velocities, face diameters, slave-node normals and areas and the
+  // refitted node BVH (rebuilds the numbering if the convex layout changed).
+  void Refresh(const body::Body& b);
+  // Face boxes inflated by `inflate` plus depth_fraction times min(face diameter,
+  // depth_cap), and the refitted face BVH (after Refresh).
+  void FitFaces(double inflate, double depth_fraction, double depth_cap);
+
+  const body::Body* body() const { return body_; }
+  bool is_mesh() const { return is_mesh_; }
+  const std::vector<Vec3>& points() const { return points_; }
+  const std::vector<Vec3>& ref_points() const { return ref_points_; }
+  const std::vector<Vec3>& velocities() const { return velocities_; }  // u_free at points
+  const std::vector<SurfaceFace>& faces() const { return faces_; }
+  const std::vector<double>& face_diameters() const { return face_diam_; }
+  const std::vector<geometry::Aabb>& face_boxes() const { return face_boxes_; }
+  const std::vector<int>& slave_nodes() const { return nodes_; }  // point indices
+  const std::vector<Vec3>& node_normals() const { return node_normal_; }
+  const std::vector<double>& node_areas() const { return node_area_; }
+  const std::vector<int>& node_surfids() const { return node_surfid_; }
+  const SurfaceBvh& face_bvh() const { return face_bvh_; }
+  const SurfaceBvh& node_bvh() const { return node_bvh_; }
+  const geometry::Aabb& bounds() const { return bounds_; }  // of the points
+  double max_speed() const { return max_speed_; }           // max |u_free| over the points
+  double mean_face_diameter() const { return mean_diam_; }
+  int face_vertices(int f, Vec3* x) const;  // current vertex coordinates, returns the size
+
+ private:
+  void BuildMesh(const body::Body& b);
+  void BuildConvexes(const body::Body& b);
+  bool LayoutChanged(const body::Body& b) const;
+
+  const body::Body* body_ = nullptr;
+  bool is_mesh_ = false;
+  std::vector<int> layout_;  // convex vertex counts (layout check of convex surfaces)
+  std::vector<Vec3> points_, ref_points_, velocities_;
+  std::vector<SurfaceFace> faces_;
+  std::vector<double> face_diam_;
+  std::vector<geometry::Aabb> face_boxes_;
+  std::vector<int> nodes_, node_surfid_;
+  std::vector<Vec3> node_normal_;
+  std::vector<double> node_area_;
+  std::vector<std::vector<int>> node_faces_;  // faces around each slave node
+  SurfaceBvh face_bvh_, node_bvh_;
+  geometry::Aabb bounds_;
+  double max_speed_ = 0.0, mean_diam_ = 0.0;
+};
+
+}  // namespace solfec::contact

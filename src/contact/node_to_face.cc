@@ -1,0 +1,287 @@
+// Three-stage node-to-face contact search and the bookkeeping of its contact constraints.
+#include "contact/node_to_face.h"
+
+#include <algorithm>
+#include <cmath>
+
+#include "base/math.h"
+#include "base/timer.h"
+#include "contact/octree.h"
+
+namespace solfec::contact {
+
+using body::Body;
+using body::BodyKind;
+
+bool IsNodeToFace(const Constraint& c) {
+  return c.kind == ConstraintKind::kContact && c.piece2 <= -2;
+}
+
+bool NodeToFace::Handles(const Body& a, const Body& b) const {
+  if (!enabled() || &a == &b) return false;
+  if (a.kind() == BodyKind::kObstacle && b.kind() == BodyKind::kObstacle) return false;
+  const bool sa = ContactSurface::CanBeSlave(a), sb = ContactSurface::CanBeSlave(b);
+  return (sa && ContactSurface::CanBeMaster(b)) || (sb && ContactSurface::CanBeMaster(a));
+}
+
+void NodeToFace::Refresh(const std::vector<Body*>& bodies, double h) {
+  Timer timer;
+  active_.clear();
+  margin_.clear();
+  std::set<Id> present;
+  bool any_slave = false;
+  for (const Body* b : bodies) {
+    present.insert(b->id());
+    any_slave = any_slave || ContactSurface::CanBeSlave(*b);
+  }
+  for (auto it = surfaces_.begin(); it != surfaces_.end();)
+    it = present.count(it->first) ? std::next(it) : surfaces_.erase(it);
+  if (!any_slave) return;
+  double vslave = 0.0;
+  for (Body* b : bodies) {
+    if (!ContactSurface::CanBeMaster(*b)) continue;
+    ContactSurface& s = surfaces_[b->id()];
+    s.Refresh(*b);
+    active_.push_back(&s);
+    if (s.is_mesh()) vslave = std::max(vslave, s.max_speed());
+  }
+  double mmax = 0.0, slave_size = 0.0;
+  for (ContactSurface* s : active_) {
+    if (s->is_mesh()) slave_size = std::max(slave_size, s->mean_face_diameter());
+    const double m = options.margin >= 0.0 ? options.margin : 1e-4 * s->mean_face_diameter();
+    margin_.push_back(m);
+    if (s->is_mesh()) mmax = std::max(mmax, m);
+  }
+  // Capture distance: the largest accepted positive gap against any slave.
+  for (ContactSurface* s : active_)
+    s->FitFaces(2.0 * mmax + max_previous_gap_ + h * (s->max_speed() + vslave),
+                options.depth_fraction, slave_size);
+  stats_.refresh = timer.Stop();
+}
+
+std::vector<NodeToFace::Pass> NodeToFace::Passes(const std::vector<std::pair<int, int>>& pairs,
+                                                 const Filters& filters) const {
+  std::vector<Pass> passes;
+  for (const auto& [i, j] : pairs) {
+    const Body& A = *active_[i]->body();
+    const Body& B = *active_[j]->body();
+    if (!Handles(A, B)) continue;
+    if (filters.bodies && filters.bodies->count(std::minmax(A.id(), B.id()))) continue;
+    if (active_[j]->is_mesh()) passes.push_back({i, j});  // A master, B slave
+    if (active_[i]->is_mesh()) passes.push_back({j, i});
+  }
+  return passes;
+}
+
+bool NodeToFace::LocalTest(int m, int f, int s, int k, double h, NodeFaceContact& out) const {
+  const ContactSurface& M = *active_[m];
+  const ContactSurface& S = *active_[s];
+  const int node = S.slave_nodes()[k];
+  const Vec3& y = S.points()[node];
+  if (!M.face_boxes()[f].Contains(y)) return false;  // cheap rejection, implied by the rest
+  Vec3 x[4];
+  const int n = M.face_vertices(f, x);
+  const FaceProjection p = ProjectOnFace(x, n, y);
+  if (!p.inside) return false;
+  if (S.node_normals()[k].dot(p.normal) >= 0.0) return false;  // node must face the face
+  // Captured depth: a fraction of the smaller of the face and the slave's faces (a node
+  // must not reach through a thin body or a large face to the far side).
+  if (p.gap < -options.depth_fraction * std::min(M.face_diameters()[f], S.mean_face_diameter()))
+    return false;
+  double N[4];
+  FaceShapeFunctions(n, p.s, p.t, N);
+  Vec3 vm = Vec3::Zero();
+  for (int a = 0; a < n; ++a) vm += N[a] * M.velocities()[M.faces()[f].vertices[a]];
+  const double vn = p.normal.dot(S.velocities()[node] - vm);
+  double limit = std::max(margin_[s], h * std::max(0.0, -vn));
+  if (p.gap > limit && !previous_gap_.empty()) {
+    const auto it = previous_gap_.find(Key{M.body()->id(), S.body()->id(), node});
+    if (it != previous_gap_.end()) limit = std::max(limit, it->second + margin_[s]);
+  }
+  if (p.gap > limit) return false;
+  out.master = const_cast<Body*>(M.body());
+  out.slave = const_cast<Body*>(S.body());
+  out.node = node;
+  out.slave_index = k;
+  out.face = f;
+  out.projection = p;
+  out.area = S.node_areas()[k];
+  out.surf_master = M.faces()[f].surfid;
+  out.surf_slave = S.node_surfids()[k];
+  return true;
+}
+
+void NodeToFace::Keep(std::map<Key, NodeFaceContact>& best, const NodeFaceContact& c) {
+  auto [it, inserted] = best.try_emplace(Key{c.master->id(), c.slave->id(), c.node}, c);
+  if (inserted) return;
+  const double g0 = std::abs(it->second.projection.gap), g1 = std::abs(c.projection.gap);
+  if (g1 < g0 || (g1 == g0 && c.face < it->second.face)) it->second = c;
+}
+
+std::vector<NodeFaceContact> NodeToFace::Finish(std::map<Key, NodeFaceContact>& best,
+                                                const Filters& filters) const {
+  std::vector<NodeFaceContact> out;
+  out.reserve(best.size());
+  for (auto& [key, c] : best) {
+    if (filters.surfaces &&
+        filters.surfaces->count(std::minmax(c.surf_master, c.surf_slave)))
+      continue;
+    const ContactSurface& M = surfaces_.at(c.master->id());
+    if (M.is_mesh()) {
+      const SurfaceFace& sf = M.faces()[c.face];
+      double N[4];
+      FaceShapeFunctions(sf.size, c.projection.s, c.projection.t, N);
+      c.master_ref.setZero();
+      for (int a = 0; a < sf.size; ++a) c.master_ref += N[a] * M.ref_points()[sf.vertices[a]];
+    } else {
+      c.master_ref = c.master->ReferentialPoint(c.projection.point);
+    }
+    out.push_back(c);
+  }
+  return out;
+}
+
+std::vector<NodeFaceContact> NodeToFace::Search(const std::vector<Body*>& bodies, double h,
+                                                const Filters& filters) {
+  Timer total;
+  stats_ = NodeToFaceStats();
+  Refresh(bodies, h);
+  // Stage 1: octree over the surface boxes (faces inflated by the capture distance).
+  Timer timer;
+  std::vector<geometry::Aabb> boxes;
+  for (const ContactSurface* s : active_)
+    boxes.push_back(s->face_bvh().empty() ? s->bounds() : s->face_bvh().bounds());
+  const std::vector<Pass> passes = Passes(OctreePairs(boxes), filters);
+  stats_.body_pairs = static_cast<int>(passes.size());
+  stats_.octree = timer.Stop();
+  // Stage 2: slave-node BVH against master-face BVH (Algorithm 1).
+  timer.Start();
+  struct Candidate { int pass, node, face; };
+  std::vector<Candidate> candidates;
+  for (int p = 0; p < static_cast<int>(passes.size()); ++p) {
+    const ContactSurface& M = *active_[passes[p].master];
+    const ContactSurface& S = *active_[passes[p].slave];
+    stats_.box_tests += TraversePairs(S.node_bvh(), M.face_bvh(), [&](int k, int f) {
+      candidates.push_back({p, k, f});
+    });
+  }
+  stats_.elementary_pairs = static_cast<long>(candidates.size());
+  stats_.bvh = timer.Stop();
+  // Stage 3: isoparametric projection of each candidate.
+  timer.Start();
+  std::map<Key, NodeFaceContact> best;
+  NodeFaceContact c;
+  for (const Candidate& cd : candidates)
+    if (LocalTest(passes[cd.pass].master, cd.face, passes[cd.pass].slave, cd.node, h, c))
+      Keep(best, c);
+  std::vector<NodeFaceContact> out = Finish(best, filters);
+  stats_.local = timer.Stop();
+  stats_.contacts = static_cast<int>(out.size());
+  stats_.total = total.Stop();
+  accumulated_ += stats_.total;
+  ++searches_;
+  return out;
+}
+
+std::vector<NodeFaceContact> NodeToFace::SearchBruteForce(const std::vector<Body*>& bodies,
+                                                          double h, const Filters& filters) {
+  (void)bodies;  // the surfaces of the last Search are used
+  std::vector<std::pair<int, int>> all;
+  for (int i = 0; i < static_cast<int>(active_.size()); ++i)
+    for (int j = i + 1; j < static_cast<int>(active_.size()); ++j) all.emplace_back(i, j);
+  std::map<Key, NodeFaceContact> best;
+  NodeFaceContact c;
+  for (const Pass& p : Passes(all, filters)) {
+    const int nk = static_cast<int>(active_[p.slave]->slave_nodes().size());
+    const int nf = static_cast<int>(active_[p.master]->faces().size());
+    for (int k = 0; k < nk; ++k)
+      for (int f = 0; f < nf; ++f)
+        if (LocalTest(p.master, f, p.slave, k, h, c)) Keep(best, c);
+  }
+  return Finish(best, filters);
+}
+
+namespace {
+
+void SetNodeFaceGeometry(Constraint& c, const NodeFaceContact& r, const ContactSurface& slave,
+                         bool keep_tangent) {
+  const Vec3& n = r.projection.normal;
+  c.point = r.projection.point;
+  c.gap = r.projection.gap;
+  c.area = r.area;
+  Vec3 t1 = keep_tangent ? Vec3(c.base.col(0) - n * n.dot(c.base.col(0))) : Vec3::Zero();
+  if (t1.norm() < 1e-6) {
+    c.base = BaseFromNormal(n);
+  } else {
+    t1.normalize();
+    c.base.col(0) = t1;
+    c.base.col(1) = n.cross(t1);
+    c.base.col(2) = n;
+  }
+  c.piece1 = -2 - r.face;
+  c.piece2 = -2 - r.node;
+  c.X1 = r.master_ref;
+  c.X2 = slave.ref_points()[r.node];
+}
+
+}  // namespace
+
+void NodeToFace::UpdateConstraints(const std::vector<Body*>& bodies, double h,
+                                   std::list<Constraint>& constraints,
+                                   const std::function<void(Constraint)>& add,
+                                   const material::SurfaceMaterialTable& materials,
+                                   const Filters& filters) {
+  if (!enabled()) {
+    constraints.remove_if([](const Constraint& c) { return IsNodeToFace(c); });
+    return;
+  }
+  previous_gap_.clear();
+  max_previous_gap_ = 0.0;
+  for (const Constraint& c : constraints) {
+    if (!IsNodeToFace(c)) continue;
+    previous_gap_[Key{c.body1->id(), c.body2->id(), -2 - c.piece2}] = c.gap;
+    max_previous_gap_ = std::max(max_previous_gap_, c.gap);
+  }
+  const std::vector<NodeFaceContact> found = Search(bodies, h, filters);
+  std::map<Key, size_t> index;
+  for (size_t i = 0; i < found.size(); ++i)
+    index[Key{found[i].master->id(), found[i].slave->id(), found[i].node}] = i;
+  std::vector<bool> used(found.size(), false);
+  for (auto it = constraints.begin(); it != constraints.end();) {
+    if (!IsNodeToFace(*it)) {
+      ++it;
+      continue;
+    }
+    const auto f = index.find(Key{it->body1->id(), it->body2->id(), -2 - it->piece2});
+    if (f == index.end() || used[f->second]) {
+      it = constraints.erase(it);  // the node left the face (or its body is gone)
+      continue;
+    }
+    const NodeFaceContact& r = found[f->second];
+    used[f->second] = true;
+    SetNodeFaceGeometry(*it, r, surfaces_.at(r.slave->id()), true);
+    if (it->surf1 != r.surf_master || it->surf2 != r.surf_slave) {
+      it->surf1 = r.surf_master;
+      it->surf2 = r.surf_slave;
+      it->material = materials.Find(it->surf1, it->surf2);
+    }
+    ++it->age;
+    ++it;
+  }
+  for (size_t i = 0; i < found.size(); ++i) {
+    if (used[i]) continue;
+    const NodeFaceContact& r = found[i];
+    Constraint c;
+    c.kind = ConstraintKind::kContact;
+    c.body1 = r.master;
+    c.body2 = r.slave;
+    c.surf1 = r.surf_master;
+    c.surf2 = r.surf_slave;
+    SetNodeFaceGeometry(c, r, surfaces_.at(r.slave->id()), false);
+    c.material = materials.Find(c.surf1, c.surf2);
+    c.cohesive = c.material && c.material->cohesion > 0.0;
+    add(std::move(c));
+  }
+}
+
+}  // namespace solfec::contact

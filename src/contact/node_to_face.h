@@ -1,0 +1,132 @@
+// Node-to-face contact (CONTACT_METHOD 'NODE_TO_FACE'): slave surface nodes of FE meshes
+// against master faces, found by the three-stage search of the paper (octree over bodies,
+// node BVH against face BVH, isoparametric projection), kept as contact constraints.
+#pragma once
+
+#include <functional>
+#include <list>
+#include <map>
+#include <set>
+#include <tuple>
+#include <utility>
+#include <vector>
+
+#include "base/types.h"
+#include "body/body.h"
+#include "contact/constraint.h"
+#include "contact/contact_surface.h"
+#include "contact/face_projection.h"
+#include "material/surface_material.h"
+
+namespace solfec::contact {
+
+enum class ContactMethod { kOverlap, kNodeToFace };
+
+struct NodeToFaceOptions {
+  // A node in front of a face comes into contact when gap <= max(margin, h max(0, -v_N)),
+  // v_N the normal relative free velocity (it would reach the face within the step); an
+  // existing contact stays while gap <= max(margin, h max(0, -v_N), old gap + margin).
+  // < 0: 1e-4 times the slave surface's mean face diameter.
+  double margin = -1.0;
+  // Deepest penetration still captured, as a fraction of the smaller of the face diameter
+  // and the slave surface's mean face diameter.
+  double depth_fraction = 0.2;
+};
+
+// One slave node in contact with one master face.
+struct NodeFaceContact {
+  body::Body* master = nullptr;
+  body::Body* slave = nullptr;
+  int node = -1;        // slave mesh node
+  int slave_index = -1; // index among the slave surface nodes
+  int face = -1;        // master surface face
+  FaceProjection projection;
+  Vec3 master_ref = Vec3::Zero();  // referential point of the projection on the master
+  double area = 0.0;               // tributary area of the slave node
+  int surf_master = 0, surf_slave = 0;
+};
+
+// Timings [s] and counts of the last search.
+struct NodeToFaceStats {
+  double refresh = 0, octree = 0, bvh = 0, local = 0, total = 0;
+  int body_pairs = 0;          // stage 1 output (ordered master-slave passes)
+  long elementary_pairs = 0;   // stage 2 output (node-face candidates)
+  long box_tests = 0;          // BVH node-pair box tests
+  int contacts = 0;            // stage 3 output
+};
+
+// Node-to-face contacts are marked in the Constraint by piece1 = -2 - face and
+// piece2 = -2 - node (overlap contacts have pieces >= 0).
+bool IsNodeToFace(const Constraint& c);
+
+// Pairs of bodies and of surfaces that never touch (CONTACT_EXCLUDE_BODIES / _SURFACES).
+struct NodeToFaceFilters {
+  const std::set<std::pair<Id, Id>>* bodies = nullptr;
+  const std::set<std::pair<int, int>>* surfaces = nullptr;
+};
+
+class NodeToFace {
+ public:
+  using Key = std::tuple<Id, Id, int>;  // (master id, slave id, slave node)
+
+  ContactMethod method = ContactMethod::kOverlap;
+  NodeToFaceOptions options;
+
+  bool enabled() const { return method == ContactMethod::kNodeToFace; }
+  // With NODE_TO_FACE: the pair is handled here (one body is a mesh FE body and the other
+  // can be its master or slave; not two obstacles) and must be skipped by overlap contact.
+  bool Handles(const body::Body& a, const body::Body& b) const;
+
+  using Filters = NodeToFaceFilters;
+
+  // Refreshes the surfaces of the bodies (current geometry, u_free) and runs the three-stage
+  // search (existing contacts: those given to the last UpdateConstraints); results sorted by (master id, slave id, node), one per (master, slave, node):
+  // of the faces passing the local test, the smallest |gap| (then the lowest face index).
+  std::vector<NodeFaceContact> Search(const std::vector<body::Body*>& bodies, double h,
+                                      const Filters& filters = {});
+  // The same set by testing every slave node against every master face of every pair of
+  // bodies (no octree, no BVH), on the surfaces of the last Search.
+  std::vector<NodeFaceContact> SearchBruteForce(const std::vector<body::Body*>& bodies,
+                                                double h, const Filters& filters = {});
+
+  // Replaces the node-to-face contacts in `constraints` by those of a new Search: a contact
+  // of the same (master, slave, node) keeps its reaction (age + 1, tangent kept continuous);
+  // others are erased (the node left the face) or added through `add` (which assigns ids).
+  // With OVERLAP every node-to-face contact is erased.
+  void UpdateConstraints(const std::vector<body::Body*>& bodies, double h,
+                         std::list<Constraint>& constraints,
+                         const std::function<void(Constraint)>& add,
+                         const material::SurfaceMaterialTable& materials,
+                         const Filters& filters = {});
+
+  const NodeToFaceStats& stats() const { return stats_; }
+  // Accumulated search time [s] (all Search calls, e.g. over a RUN) and the number of calls.
+  double accumulated_time() const { return accumulated_; }
+  long searches() const { return searches_; }
+  void ResetAccumulated() { accumulated_ = 0.0, searches_ = 0; }
+
+ private:
+  struct Pass {  // one ordered (master, slave) surface pair
+    int master = 0, slave = 0;  // indices into the refreshed surface list
+  };
+  void Refresh(const std::vector<body::Body*>& bodies, double h);
+  std::vector<Pass> Passes(const std::vector<std::pair<int, int>>& body_pairs,
+                           const Filters& filters) const;
+  // Stage 3 for node k of surface s against face f of surface m; true when in contact.
+  bool LocalTest(int m, int f, int s, int k, double h, NodeFaceContact& out) const;
+  // Keeps the better of `c` and the current best for its (master, slave, node).
+  static void Keep(std::map<Key, NodeFaceContact>& best, const NodeFaceContact& c);
+  std::vector<NodeFaceContact> Finish(std::map<Key, NodeFaceContact>& best,
+                                      const Filters& filters) const;
+
+  std::map<Id, ContactSurface> surfaces_;  // by body id
+  std::vector<ContactSurface*> active_;    // refreshed surfaces of the current search
+  std::vector<double> margin_;             // per active surface (as a slave)
+  std::map<Key, double> previous_gap_;     // gaps of the existing contacts (keep rule)
+  double max_previous_gap_ = 0.0;
+  NodeToFaceStats stats_;
+  double accumulated_ = 0.0;
+  long searches_ = 0;
+};
+
+}  // namespace solfec::contact

@@ -1,0 +1,27 @@
+// Octree over body bounding boxes: the first stage of the node-to-face contact search
+// (paper section 5.1), giving the pairs of bodies whose boxes overlap.
+#pragma once
+
+#include <utility>
+#include <vector>
+
+#include "geometry/aabb.h"
+
+namespace solfec::contact {
+
+struct OctreeOptions {
+  int max_items = 3;  // an octant holding more boxes than this is split ...
+  int max_depth = 6;  // ... unless it lies this deep (the root has depth 0)
+};
+
+// All pairs (i, j), i < j, of overlapping boxes, sorted. The root octant is the box of all
+// boxes; an octant is split into its eight children while it holds more than max_items boxes
+// and is shallower than max_depth (a child overlapped by all its parent's boxes is a leaf:
+// no progress); a box is stored in every child octant it overlaps (so a
+// large box, e.g. a ground plate, reaches many leaves); pairs sharing a leaf are tested for
+// overlap and the duplicates from several shared leaves are removed. Empty octants are never
+// created (the pointer-based tree of the paper keeps only non-empty octants).
+std::vector<std::pair<int, int>> OctreePairs(const std::vector<geometry::Aabb>& boxes,
+                                             const OctreeOptions& options = {});
+
+}  // namespace solfec::contact

@@ -1,0 +1,95 @@
+// Top-down median-split AABB hierarchy, bottom-up refit and the dual-tree traversal.
+#include "contact/surface_bvh.h"
+
+#include <algorithm>
+#include <utility>
+
+namespace solfec::contact {
+
+using geometry::Aabb;
+
+void SurfaceBvh::Build(const std::vector<Aabb>& boxes) {
+  nodes_.clear();
+  num_primitives_ = static_cast<int>(boxes.size());
+  if (boxes.empty()) return;
+  std::vector<Vec3> centres(boxes.size());
+  for (size_t i = 0; i < boxes.size(); ++i) centres[i] = 0.5 * (boxes[i].lo + boxes[i].hi);
+  std::vector<int> order(boxes.size());
+  for (size_t i = 0; i < order.size(); ++i) order[i] = static_cast<int>(i);
+  nodes_.reserve(2 * boxes.size() - 1);
+  BuildRange(order, centres, 0, num_primitives_);
+  Refit(boxes);
+}
+
+int SurfaceBvh::BuildRange(std::vector<int>& order, const std::vector<Vec3>& centres, int begin,
+                           int end) {
+  const int id = static_cast<int>(nodes_.size());
+  nodes_.emplace_back();
+  if (end - begin == 1) {
+    nodes_[id].primitive = order[begin];
+    return id;
+  }
+  Aabb cb;
+  for (int i = begin; i < end; ++i) cb.Extend(centres[order[i]]);
+  int axis = 0;
+  (cb.hi - cb.lo).maxCoeff(&axis);
+  const int mid = begin + (end - begin) / 2;
+  // Median of the centres along the axis (ties by index for a deterministic tree).
+  std::nth_element(order.begin() + begin, order.begin() + mid, order.begin() + end,
+                   [&](int a, int b) {
+                     const double ca = centres[a][axis], cb2 = centres[b][axis];
+                     return ca < cb2 || (ca == cb2 && a < b);
+                   });
+  const int left = BuildRange(order, centres, begin, mid);
+  const int right = BuildRange(order, centres, mid, end);
+  nodes_[id].left = left;
+  nodes_[id].right = right;
+  return id;
+}
+
+void SurfaceBvh::Refit(const std::vector<Aabb>& boxes) {
+  if (static_cast<int>(boxes.size()) != num_primitives_) {
+    Build(boxes);
+    return;
+  }
+  // Children are stored after their parent: a reverse sweep visits them first.
+  for (int i = static_cast<int>(nodes_.size()) - 1; i >= 0; --i) {
+    Node& n = nodes_[i];
+    if (n.primitive >= 0) {
+      n.box = boxes[n.primitive];
+    } else {
+      n.box = nodes_[n.left].box;
+      n.box.Extend(nodes_[n.right].box);
+    }
+  }
+}
+
+long TraversePairs(const SurfaceBvh& a, const SurfaceBvh& b,
+                   const std::function<void(int, int)>& visit) {
+  if (a.empty() || b.empty()) return 0;
+  const auto& na = a.nodes();
+  const auto& nb = b.nodes();
+  long tests = 0;
+  std::vector<std::pair<int, int>> stack;
+  stack.reserve(128);
+  stack.emplace_back(0, 0);
+  while (!stack.empty()) {
+    const auto [i, j] = stack.back();
+    stack.pop_back();
+    ++tests;
+    if (!na[i].box.Overlaps(nb[j].box)) continue;
+    const bool leaf_a = na[i].primitive >= 0, leaf_b = nb[j].primitive >= 0;
+    if (leaf_a && leaf_b) {
+      visit(na[i].primitive, nb[j].primitive);
+    } else if (!leaf_a) {
+      stack.emplace_back(na[i].right, j);
+      stack.emplace_back(na[i].left, j);
+    } else {
+      stack.emplace_back(i, nb[j].right);
+      stack.emplace_back(i, nb[j].left);
+    }
+  }
+  return tests;
+}
+
+}  // namespace solfec::contact

@@ -1,0 +1,295 @@
+// Node-to-face contact: isoparametric projection (paper eqs. 47-49), the octree and BVH
+// stages against brute force, and the constraint bookkeeping of node-to-face contacts.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <list>
+#include <memory>
+#include <random>
+#include <set>
+#include <utility>
+#include <vector>
+
+#include "body/fem/fe_body.h"
+#include "body/rigid_body.h"
+#include "body/fe_mesh.h"
+#include "contact/contact_test_shapes.h"
+#include "contact/face_projection.h"
+#include "contact/node_to_face.h"
+#include "contact/octree.h"
+#include "contact/surface_bvh.h"
+
+namespace solfec::contact {
+namespace {
+
+// A warped bilinear quadrilateral: the four corners are not coplanar (heights 0, 0.2,
+// -0.1, 0.3), so S(s, t) is a hyperbolic paraboloid patch.
+const Vec3 kWarped[4] = {Vec3(0, 0, 0), Vec3(1, 0, 0.2), Vec3(1.1, 1, -0.1), Vec3(0, 0.9, 0.3)};
+
+Vec3 QuadPoint(const Vec3* x, double s, double t) {
+  double N[4];
+  FaceShapeFunctions(4, s, t, N);
+  return N[0] * x[0] + N[1] * x[1] + N[2] * x[2] + N[3] * x[3];
+}
+
+// Reference closest point by dense sampling: a 201 x 201 grid on [-1, 1]^2, then 80 rounds
+// of an 11 x 11 grid around the best sample on a window halved each round (no derivatives).
+void DenseSampling(const Vec3* x, const Vec3& y, double& s, double& t, double& dist) {
+  dist = 1e300;
+  for (int i = 0; i <= 200; ++i)
+    for (int j = 0; j <= 200; ++j) {
+      const double a = -1 + i * 0.01, b = -1 + j * 0.01, d = (QuadPoint(x, a, b) - y).norm();
+      if (d < dist) dist = d, s = a, t = b;
+    }
+  double w = 0.02;
+  for (int round = 0; round < 80; ++round, w *= 0.5) {
+    const double s0 = s, t0 = t;
+    for (int i = -5; i <= 5; ++i)
+      for (int j = -5; j <= 5; ++j) {
+        const double a = s0 + 0.2 * i * w, b = t0 + 0.2 * j * w;
+        const double d = (QuadPoint(x, a, b) - y).norm();
+        if (d < dist) dist = d, s = a, t = b;
+      }
+  }
+}
+
+TEST(FaceProjection, WarpedQuadMatchesDenseSamplingReference) {
+  std::mt19937 rng(7);
+  std::uniform_real_distribution<double> u(-0.8, 0.8), h(-0.4, 0.4);
+  for (int k = 0; k < 20; ++k) {
+    // A point above/below an interior point of the patch.
+    const Vec3 base = QuadPoint(kWarped, u(rng), u(rng));
+    const Vec3 y = base + Vec3(0.05 * h(rng), 0.05 * h(rng), h(rng));
+    const FaceProjection p = ProjectOnFace(kWarped, 4, y);
+    double s = 0.0, t = 0.0, dist = 0.0;
+    DenseSampling(kWarped, y, s, t, dist);
+    ASSERT_TRUE(p.converged);
+    EXPECT_LE(p.iterations, 8);
+    // The distance is stationary at the minimum, so the sampling's residual error in
+    // (s, t) (~1e-9 after the window rounds hit round-off) changes it by ~1e-16: 1e-10 holds.
+    EXPECT_NEAR(std::abs(p.gap), dist, 1e-10);
+    EXPECT_NEAR((p.point - y).norm(), dist, 1e-10);
+    // (s, t) itself is only as good as the sampling's argmin (~1e-8 in a flat minimum).
+    EXPECT_NEAR(p.s, s, 1e-6);
+    EXPECT_NEAR(p.t, t, 1e-6);
+    EXPECT_TRUE(p.inside);
+  }
+}
+
+TEST(FaceProjection, NormalIsOutwardAndAlongTheDistanceVector) {
+  // CCW seen from +z: normal +z; the reversed order flips it.
+  const Vec3 sq[4] = {Vec3(0, 0, 0), Vec3(1, 0, 0), Vec3(1, 1, 0), Vec3(0, 1, 0)};
+  const Vec3 rev[4] = {sq[0], sq[3], sq[2], sq[1]};
+  EXPECT_NEAR((ProjectOnFace(sq, 4, Vec3(0.3, 0.6, 0.5)).normal - Vec3::UnitZ()).norm(), 0,
+              1e-15);
+  EXPECT_NEAR((ProjectOnFace(rev, 4, Vec3(0.3, 0.6, 0.5)).normal + Vec3::UnitZ()).norm(), 0,
+              1e-15);
+  // Warped quad: at the closest point y - S is parallel to the normal S_s x S_t (the
+  // stationarity of eq. 48), so gap * normal reproduces y - S to round-off.
+  const Vec3 y(0.55, 0.45, 0.9);
+  const FaceProjection p = ProjectOnFace(kWarped, 4, y);
+  EXPECT_NEAR((p.point + p.gap * p.normal - y).norm(), 0.0, 1e-13);
+  EXPECT_GT(p.gap, 0.0);  // above the patch, outward side
+  EXPECT_GT(p.normal.z(), 0.9);
+}
+
+TEST(FaceProjection, NodeInsideOrOutsideTriangleAndQuad) {
+  const Vec3 sq[4] = {Vec3(0, 0, 0), Vec3(1, 0, 0), Vec3(1, 1, 0), Vec3(0, 1, 0)};
+  FaceProjection p = ProjectOnFace(sq, 4, Vec3(0.5, 0.25, 0.3));
+  EXPECT_TRUE(p.inside);
+  EXPECT_NEAR(p.gap, 0.3, 1e-15);
+  EXPECT_NEAR(p.s, 0.0, 1e-15);   // x = (1 + s) / 2
+  EXPECT_NEAR(p.t, -0.5, 1e-15);  // y = (1 + t) / 2
+  p = ProjectOnFace(sq, 4, Vec3(1.5, 0.5, 0.1));
+  EXPECT_FALSE(p.inside);
+  EXPECT_NEAR(p.s, 2.0, 1e-12);
+  const Vec3 tri[3] = {Vec3(0, 0, 0), Vec3(1, 0, 0), Vec3(0, 1, 0)};
+  p = ProjectOnFace(tri, 3, Vec3(0.2, 0.3, -0.1));
+  EXPECT_TRUE(p.inside);
+  EXPECT_NEAR(p.gap, -0.1, 1e-15);  // below: penetration
+  EXPECT_NEAR(p.s, 0.2, 1e-15);
+  EXPECT_NEAR(p.t, 0.3, 1e-15);
+  EXPECT_FALSE(ProjectOnFace(tri, 3, Vec3(0.6, 0.6, 0.0)).inside);  // s + t = 1.2
+  EXPECT_TRUE(ProjectOnFace(tri, 3, Vec3(0.5, 0.5, 0.0)).inside);   // on the edge
+}
+
+std::vector<geometry::Aabb> RandomBoxes(int n, unsigned seed) {
+  std::mt19937 rng(seed);
+  std::uniform_real_distribution<double> pos(0.0, 10.0), size(0.05, 1.5);
+  std::vector<geometry::Aabb> boxes(n);
+  for (auto& b : boxes) {
+    const Vec3 lo(pos(rng), pos(rng), pos(rng));
+    b.Extend(lo);
+    b.Extend(lo + Vec3(size(rng), size(rng), size(rng)));
+  }
+  return boxes;
+}
+
+TEST(Octree, PairsEqualBruteForceOverlaps) {
+  std::vector<geometry::Aabb> boxes = RandomBoxes(400, 11);
+  geometry::Aabb plate;  // a large flat box reaching many octants
+  plate.Extend(Vec3(0, 0, 4.9));
+  plate.Extend(Vec3(11, 11, 5.0));
+  boxes.push_back(plate);
+  std::vector<std::pair<int, int>> brute;
+  for (int i = 0; i < static_cast<int>(boxes.size()); ++i)
+    for (int j = i + 1; j < static_cast<int>(boxes.size()); ++j)
+      if (boxes[i].Overlaps(boxes[j])) brute.emplace_back(i, j);
+  EXPECT_GT(brute.size(), 300u);  // a non-trivial set
+  EXPECT_EQ(OctreePairs(boxes), brute);
+}
+
+TEST(SurfaceBvh, TraversalFindsExactlyTheOverlappingLeafPairs) {
+  const std::vector<geometry::Aabb> a = RandomBoxes(300, 3), b = RandomBoxes(250, 5);
+  SurfaceBvh ta, tb;
+  ta.Build(a);
+  tb.Build(b);
+  std::set<std::pair<int, int>> found, brute;
+  TraversePairs(ta, tb, [&](int i, int j) { EXPECT_TRUE(found.emplace(i, j).second); });
+  for (int i = 0; i < 300; ++i)
+    for (int j = 0; j < 250; ++j)
+      if (a[i].Overlaps(b[j])) brute.emplace(i, j);
+  EXPECT_GT(brute.size(), 100u);
+  EXPECT_EQ(found, brute);
+  // Refit after moving every box keeps the answer exact.
+  std::vector<geometry::Aabb> moved = a;
+  for (auto& x : moved) x.lo.x() += 0.7, x.hi.x() += 0.7;
+  ta.Refit(moved);
+  found.clear();
+  brute.clear();
+  TraversePairs(ta, tb, [&](int i, int j) { found.emplace(i, j); });
+  for (int i = 0; i < 300; ++i)
+    for (int j = 0; j < 250; ++j)
+      if (moved[i].Overlaps(b[j])) brute.emplace(i, j);
+  EXPECT_EQ(found, brute);
+}
+
+material::BulkMaterial Mat() {
+  material::BulkMaterial m;
+  m.young = 1e6;
+  m.poisson = 0.3;
+  m.density = 100.0;
+  return m;
+}
+
+// FE cube [lo, lo + 1]^3 of 2 x 2 x 2 HEX8 with nodes jittered by up to 0.04, rotated by
+// small random angles, with random free velocities.
+std::unique_ptr<body::FeBody> RandomCube(const Vec3& lo, std::mt19937& rng, Id id) {
+  std::uniform_real_distribution<double> j(-0.04, 0.04), ang(-0.15, 0.15), v(-2.0, 2.0);
+  geometry::Shape s = solfec::testing::HexMeshShape(lo, Vec3(1, 1, 1), 2, 2, 2);
+  for (Vec3& x : s.meshes[0].nodes) x += Vec3(j(rng), j(rng), j(rng));
+  const Mat3 R = (Eigen::AngleAxisd(ang(rng), Vec3::UnitX()) *
+                  Eigen::AngleAxisd(ang(rng), Vec3::UnitY())).toRotationMatrix();
+  const Vec3 c = lo + Vec3(0.5, 0.5, 0.5);
+  s.meshes[0].Transform(R, c - R * c);
+  auto b = std::make_unique<body::FeBody>(s, Mat(), "cube");
+  b->set_id(id);
+  b->u_free() = VecX::Zero(b->num_dofs());
+  for (int i = 0; i < b->num_dofs(); ++i) b->u_free()[i] = v(rng);
+  return b;
+}
+
+TEST(NodeToFace, ThreeStageSearchFindsExactlyTheBruteForceContacts) {
+  for (unsigned seed : {1u, 2u, 3u}) {
+    std::mt19937 rng(seed);
+    std::uniform_real_distribution<double> jit(-0.08, 0.08);
+    std::vector<std::unique_ptr<body::Body>> owned;
+    // 3 x 3 x 2 cubes at spacing 1.02 (gaps and overlaps of a few cm) on an obstacle.
+    Id id = 0;
+    for (int i = 0; i < 3; ++i)
+      for (int j = 0; j < 3; ++j)
+        for (int k = 0; k < 2; ++k)
+          owned.push_back(RandomCube(Vec3(1.02 * i + jit(rng), 1.02 * j + jit(rng),
+                                          1.02 * k + 0.02 + jit(rng)), rng, id++));
+    geometry::Shape plate;
+    plate.convexes.push_back(testing::Box(Vec3(-1, -1, -0.5), Vec3(4, 4, 0.0), 7));
+    owned.push_back(std::make_unique<body::RigidBody>(body::BodyKind::kObstacle, plate, Mat(),
+                                                      "plate"));
+    owned.back()->set_id(id++);
+    std::vector<body::Body*> bodies;
+    for (auto& b : owned) bodies.push_back(b.get());
+
+    NodeToFace ntf;
+    ntf.method = ContactMethod::kNodeToFace;
+    ntf.options.margin = 0.05;
+    const double h = 0.01;  // with |v| <= 2 sqrt(3) the capture distance reaches ~0.12
+    const std::vector<NodeFaceContact> fast = ntf.Search(bodies, h);
+    const std::vector<NodeFaceContact> brute = ntf.SearchBruteForce(bodies, h);
+    ASSERT_GT(fast.size(), 30u) << "seed " << seed;  // a non-trivial contact set
+    ASSERT_EQ(fast.size(), brute.size()) << "seed " << seed;
+    for (size_t i = 0; i < fast.size(); ++i) {
+      EXPECT_EQ(fast[i].master, brute[i].master);
+      EXPECT_EQ(fast[i].slave, brute[i].slave);
+      EXPECT_EQ(fast[i].node, brute[i].node);
+      EXPECT_EQ(fast[i].face, brute[i].face);
+      EXPECT_EQ(fast[i].projection.gap, brute[i].projection.gap);  // same arithmetic
+    }
+    // The BVH stage tests far fewer node-face pairs than brute force (N x M).
+    long all = 0;
+    for (const auto* s : bodies)
+      if (s->kind() == body::BodyKind::kFiniteElement)
+        for (const auto* m : bodies)
+          if (m != s) all += 26L * (m->kind() == body::BodyKind::kObstacle ? 6 : 24);
+    EXPECT_LT(ntf.stats().elementary_pairs * 20, all);
+  }
+}
+
+// A 2 x 2 x 2 FE cube above a plate: contact appears at a small positive gap only when the
+// node would cross within the step, keeps its reaction while it stays, and goes away once
+// the node leaves the face.
+TEST(NodeToFace, ContactsAppearWithinCaptureAndDisappearWhenTheNodeLeaves) {
+  auto cube = std::make_unique<body::FeBody>(
+      solfec::testing::HexMeshShape(Vec3(0, 0, 0.001), Vec3(1, 1, 1), 2, 2, 2), Mat(), "cube");
+  cube->set_id(0);
+  cube->u_free() = VecX::Zero(cube->num_dofs());
+  geometry::Shape plate;
+  plate.convexes.push_back(testing::Box(Vec3(-1, -1, -0.5), Vec3(2, 2, 0.0), 7));
+  auto obstacle = std::make_unique<body::RigidBody>(body::BodyKind::kObstacle, plate, Mat(),
+                                                    "plate");
+  obstacle->set_id(1);
+  std::vector<body::Body*> bodies = {cube.get(), obstacle.get()};
+  material::SurfaceMaterialTable mats;
+  std::list<Constraint> cons;
+  Id next = 0;
+  auto add = [&](Constraint c) { c.id = next++; cons.push_back(std::move(c)); };
+  NodeToFace ntf;
+  ntf.method = ContactMethod::kNodeToFace;
+  ntf.options.margin = 1e-4;
+  const double h = 1e-3;
+  // At rest 1 mm above: gap 1e-3 > margin, no contact.
+  ntf.UpdateConstraints(bodies, h, cons, add, mats);
+  EXPECT_TRUE(cons.empty());
+  // Falling at 2 m/s: crosses 1 mm within h = 1 ms (2 mm of travel) -> the 9 bottom nodes.
+  for (int i = 0; i < cube->num_nodes(); ++i) cube->u_free()[3 * i + 2] = -2.0;
+  ntf.UpdateConstraints(bodies, h, cons, add, mats);
+  ASSERT_EQ(cons.size(), 9u);
+  for (const Constraint& c : cons) {
+    EXPECT_TRUE(IsNodeToFace(c));
+    EXPECT_EQ(c.body1, obstacle.get());  // the plate is the master
+    EXPECT_EQ(c.body2, cube.get());
+    EXPECT_NEAR(c.gap, 1e-3, 1e-12);
+    EXPECT_NEAR(c.base.col(2).z(), 1.0, 1e-12);  // plate normal
+    EXPECT_NEAR(c.X2.z(), 0.001, 1e-12);         // the slave node
+    EXPECT_NEAR(c.point.z(), 0.0, 1e-12);        // its projection on the plate
+    EXPECT_EQ(c.surf1, 8);  // Box() top face: surf0 + 1
+  }
+  // Same state: the same contacts persist (ids and ages).
+  cons.front().R = Vec3(0, 0, 5);
+  ntf.UpdateConstraints(bodies, h, cons, add, mats);
+  ASSERT_EQ(cons.size(), 9u);
+  EXPECT_EQ(cons.front().id, 0);
+  EXPECT_EQ(cons.front().age, 1);
+  EXPECT_EQ(cons.front().R.z(), 5.0);
+  // Sliding off the plate edge (x > 2): the nodes beyond x = 2 leave the top face.
+  for (int i = 0; i < cube->num_nodes(); ++i) cube->mutable_q()[3 * i] += 1.6;
+  ntf.UpdateConstraints(bodies, h, cons, add, mats);
+  EXPECT_EQ(cons.size(), 3u);  // only the column of nodes at x = 1.6
+  for (const Constraint& c : cons) EXPECT_NEAR(c.point.x(), 1.6, 1e-12);
+  // OVERLAP erases every node-to-face contact.
+  ntf.method = ContactMethod::kOverlap;
+  ntf.UpdateConstraints(bodies, h, cons, add, mats);
+  EXPECT_TRUE(cons.empty());
+}
+
+}  // namespace
+}  // namespace solfec::contact

@@ -1,0 +1,92 @@
+"""CONTACT_METHOD 'NODE_TO_FACE': FINITE_ELEMENT blocks (KIRCHHOFF, 2 x 2 x 2 HEX8) on an
+OBSTACLE plate and on each other come to rest carrying their weight through node-to-face
+contacts, without penetration."""
+
+import numpy as np
+import pytest
+
+from solfec import *  # noqa: F401,F403
+from shapes_for_tests import slab
+
+E_YOUNG, NU, RHO, G, H = 1e7, 0.25, 1000.0, 9.81, 1e-3
+
+
+def model(outdir):
+    sol = SOLFEC("DYNAMIC", H, outdir)
+    sol.verbose = "OFF"
+    bulk = BULK_MATERIAL(sol, young=E_YOUNG, poisson=NU, density=RHO)
+    SURFACE_MATERIAL(sol, friction=0.5, restitution=0.0)
+    BODY(sol, "OBSTACLE", slab(), bulk)
+    GRAVITY(sol, (0, 0, -G))
+    CONTACT_METHOD(sol, "NODE_TO_FACE")
+    return sol, bulk
+
+
+def fe_block(sol, bulk, z0):
+    """Unit cube [-0.5, 0.5]^2 x [z0, z0 + 1] of 2 x 2 x 2 HEX8 (27 nodes, 9 per face)."""
+    c = [-0.5, -0.5, z0, 0.5, -0.5, z0, 0.5, 0.5, z0, -0.5, 0.5, z0,
+         -0.5, -0.5, z0 + 1, 0.5, -0.5, z0 + 1, 0.5, 0.5, z0 + 1, -0.5, 0.5, z0 + 1]
+    b = BODY(sol, "FINITE_ELEMENT", HEX(c, 2, 2, 2, 1, [1] * 6), bulk)
+    # Stiffness-proportional damping: the block-on-plate mode (w ~ sqrt(E / rho) / L = 100
+    # rad/s) decays at eta w^2 / 2 = 50 /s.
+    b.scheme = "DEF_LIM"
+    b.damping = 1e-2
+    return b
+
+
+def contacts(body):
+    return [c for c in body.constraints if c.kind == "CONTACT"]
+
+
+def upward_force_on(body):
+    """Vertical contact force on `body`: R acts on the slave (body2) along the normal and
+    on the master with the opposite sign; the normal is the master face normal (local N)."""
+    f = 0.0
+    for c in contacts(body):
+        master, slave = c.adjbod
+        nz = c.base[8]  # base is row-major: N = (base[2], base[5], base[8])
+        f += (1.0 if slave is body else -1.0) * c.R[2] * nz
+    return f
+
+
+def test_fe_block_dropped_on_plate_rests_with_reaction_mg(outdir):
+    sol, bulk = model(outdir)
+    b = fe_block(sol, bulk, 0.005)  # 5 mm drop: impact at sqrt(2 g 0.005) = 0.31 m/s
+    gs = GAUSS_SEIDEL_SOLVER(1e-10, 1000, meritval=1e-16)
+    RUN(sol, gs, 1.0)
+    cs = contacts(b)
+    assert len(cs) == 9  # the 9 bottom-face nodes, one contact each
+    # The plate carries the weight (relative 1e-3: solver accuracy 1e-10, residual motion).
+    total = sum(c.R[2] for c in cs)
+    assert total == pytest.approx(b.mass * G, rel=1e-3)
+    gaps = [c.gap for c in cs]
+    # No penetration beyond the O(g h^2) = 1e-5 m of one step's gravity drift; the contacts
+    # activate before touching, so nodes may rest above the plate by at most h v_impact
+    # = 3.1e-4 m (the velocity-level Signorini condition stops them where they are).
+    assert min(gaps) > -1e-5
+    assert max(gaps) < 3.2e-4
+    assert np.linalg.norm(b.velo) < 1e-4
+
+
+def test_two_fe_blocks_stacked_rest_and_floor_carries_both(outdir):
+    sol, bulk = model(outdir)
+    low = fe_block(sol, bulk, 0.002)
+    top = fe_block(sol, bulk, 1.004)
+    gs = GAUSS_SEIDEL_SOLVER(1e-10, 1000, meritval=1e-16)
+    RUN(sol, gs, 1.0)
+    m = low.mass
+    floor = [c for c in contacts(low) if c.adjbod[0] not in (low, top)]
+    assert sum(c.R[2] for c in floor) == pytest.approx(2 * m * G, rel=1e-3)
+    # Both passes (each block as slave once) carry the top block's weight together.
+    assert upward_force_on(top) == pytest.approx(m * G, rel=1e-3)
+    for c in contacts(top) + contacts(low):
+        assert c.gap > -1e-5
+    assert np.linalg.norm(top.velo) < 1e-4 and np.linalg.norm(low.velo) < 1e-4
+
+
+def test_contact_method_rejects_unknown_method_and_bad_depth(outdir):
+    sol, _ = model(outdir)
+    with pytest.raises(ValueError, match="CONTACT_METHOD.*'method'"):
+        CONTACT_METHOD(sol, "NODES")
+    with pytest.raises(ValueError, match="CONTACT_METHOD.*'depth'"):
+        CONTACT_METHOD(sol, "NODE_TO_FACE", depth=2.0)
