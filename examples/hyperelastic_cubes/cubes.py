@@ -2,6 +2,7 @@
 # rho = 800 kg/m^3) thrown at (0, -20, -10) m/s onto a rigid plate; DEF_SEMI_EXPLICIT,
 # h = 1e-4 s, 0.05 s, friction 0 or 0.5, no damping, no gravity (the paper names none).
 # Usage: solfec examples/hyperelastic_cubes/cubes.py [friction] [duration] [columns] [rows] [div]
+#        [contact]   (contact: OVERLAP (default) or NODE_TO_FACE, the paper's method)
 #   columns x rows cubes (default 5 x 5 = 25), div^3 HEX8 elements per cube (default 3 ->
 #   27 elements and 64 nodes per cube, 25 cubes: 1600 nodes, 675 elements, as the paper's
 #   1608 nodes and 676 elements with a one-element plate).
@@ -9,8 +10,8 @@
 # `rows` cubes along y, edges alternating 0.5 m and 0.55 m, 0.05 m apart; plate y < 0.
 import sys
 
-from solfec import (BODY, BULK_MATERIAL, ENERGY, GAUSS_SEIDEL_SOLVER, HEX, HULL,
-                    INITIAL_VELOCITY, RUN, SOLFEC, SURFACE_MATERIAL)
+from solfec import (BODY, BULK_MATERIAL, CONTACT_METHOD, ENERGY, GAUSS_SEIDEL_SOLVER, HEX,
+                    HULL, INITIAL_VELOCITY, RUN, SOLFEC, SURFACE_MATERIAL)
 
 G, NU, RHO = 2e7, 0.25, 800.0  # Blatz-Ko with nu = 1/4 is the paper's f = 0 foam form
 STEP, GAP = 1e-4, 0.05
@@ -36,10 +37,12 @@ def cube_layout(columns, rows):
     return out
 
 
-def build(friction=0.0, columns=5, rows=5, div=3, outdir=None, scheme='DEF_SEMI_EXPLICIT'):
+def build(friction=0.0, columns=5, rows=5, div=3, outdir=None, scheme='DEF_SEMI_EXPLICIT',
+          contact='OVERLAP'):
     """(solfec, cubes, solver) of the example; outdir default out/hyperelastic_cubes/mu<f>."""
     solfec = SOLFEC('DYNAMIC', STEP, outdir or 'out/hyperelastic_cubes/mu%g' % friction)
     solfec.verbose = 'OFF'
+    CONTACT_METHOD(solfec, contact)
     soft = BULK_MATERIAL(solfec, model='BLATZ_KO', young=2 * G * (1 + NU), poisson=NU,
                          density=RHO)
     SURFACE_MATERIAL(solfec, model='SIGNORINI_COULOMB', friction=friction, restitution=0.0)
@@ -64,7 +67,8 @@ if __name__ == '__main__':
     columns = int(args[2]) if len(args) > 2 else 5
     rows = int(args[3]) if len(args) > 3 else 5
     div = int(args[4]) if len(args) > 4 else 3
-    solfec, cubes, gs = build(friction, columns, rows, div)
+    contact = args[5] if len(args) > 5 else 'OVERLAP'
+    solfec, cubes, gs = build(friction, columns, rows, div, contact=contact)
     e0 = ENERGY(solfec)
     RUN(solfec, gs, duration)
     e = ENERGY(solfec)

@@ -6,6 +6,7 @@
 
 #include "base/math.h"
 #include "base/timer.h"
+#include "contact/contact_frame.h"
 #include "contact/octree.h"
 
 namespace solfec::contact {
@@ -209,15 +210,7 @@ void SetNodeFaceGeometry(Constraint& c, const NodeFaceContact& r, const ContactS
   c.point = r.projection.point;
   c.gap = r.projection.gap;
   c.area = r.area;
-  Vec3 t1 = keep_tangent ? Vec3(c.base.col(0) - n * n.dot(c.base.col(0))) : Vec3::Zero();
-  if (t1.norm() < 1e-6) {
-    c.base = BaseFromNormal(n);
-  } else {
-    t1.normalize();
-    c.base.col(0) = t1;
-    c.base.col(1) = n.cross(t1);
-    c.base.col(2) = n;
-  }
+  OrientContactBase(c.base, n, keep_tangent);
   c.piece1 = -2 - r.face;
   c.piece2 = -2 - r.node;
   c.X1 = r.master_ref;

@@ -10,6 +10,7 @@
 
 #include "base/math.h"
 #include "contact/broad_phase.h"
+#include "contact/contact_frame.h"
 #include "contact/contact_patch.h"
 #include "contact/narrow_phase.h"
 #include "contact/sparsify.h"
@@ -56,16 +57,7 @@ void SetGeometry(Constraint& c, const ContactGeometry& g, bool keep_tangent) {
   c.point = g.point;
   c.gap = g.gap;
   c.area = g.area;
-  const Vec3 n = g.normal.normalized();
-  Vec3 t1 = keep_tangent ? Vec3(c.base.col(0) - n * n.dot(c.base.col(0))) : Vec3::Zero();
-  if (t1.norm() < 1e-6) {
-    c.base = BaseFromNormal(n);
-  } else {
-    t1.normalize();
-    c.base.col(0) = t1;
-    c.base.col(1) = n.cross(t1);
-    c.base.col(2) = n;
-  }
+  contact::OrientContactBase(c.base, g.normal.normalized(), keep_tangent);
   if (c.body1 == c.body2) {  // self-contact: each side maps back into its own piece
     c.X1 = c.body1->ReferentialPointOnPiece(g.point, c.piece1);
     c.X2 = c.body2->ReferentialPointOnPiece(g.point, c.piece2);

@@ -75,14 +75,7 @@ void CorotatedFreeVelocity(FeBody& b, double t, double h, const Vec3& gravity) {
 }
 
 void EndCorotatedStep(FeBody& b, double, double h) {
-  FeBody::StepState& s = b.step_state();
-  MatX du = b.impulse();
-  if (du.rows() != b.num_dofs()) du = MatX::Zero(b.num_dofs(), 1);
-  b.ApplyInverseInertia(du);
-  b.mutable_u() = b.u_free() + du.col(0);
-  b.mutable_q() += (0.5 * h) * b.u();
-  if (s.external.size() == b.num_dofs())
-    b.external_work += 0.5 * h * s.external.dot(s.u0 + b.u());
+  EndFeMotion(b, h);  // u(t+h) = u_free + Lambda_1 A0^-1 Lambda_1^T impulse, eq. (31)
   b.set_corotation(b.FitCorotation(b.corotation()));  // Lambda(t+h) from Lambda_1
   b.UpdateShape();
 }

@@ -102,6 +102,11 @@ void FeFreeVelocity(FeBody& b, double t, double h, const Vec3& gravity) {
 void EndFeStep(FeBody& b, double t, double h) {
   if (b.form() == body::FeForm::kBC) return EndCorotatedStep(b, t, h);
   if (b.scheme == Scheme::kDefSemiExplicit) return EndSemiExplicitStep(b, t, h);
+  EndFeMotion(b, h);
+  b.UpdateShape();
+}
+
+void EndFeMotion(FeBody& b, double h) {
   FeBody::StepState& s = b.step_state();
   MatX du = b.impulse();
   if (du.rows() != b.num_dofs()) du = MatX::Zero(b.num_dofs(), 1);
@@ -110,7 +115,6 @@ void EndFeStep(FeBody& b, double t, double h) {
   b.mutable_q() += (0.5 * h) * b.u();
   if (s.external.size() == b.num_dofs())
     b.external_work += 0.5 * h * s.external.dot(s.u0 + b.u());
-  b.UpdateShape();
 }
 
 }  // namespace solfec::integration

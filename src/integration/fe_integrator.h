@@ -24,6 +24,10 @@ void FeFreeVelocity(body::FeBody& b, double t, double h, const Vec3& gravity);
 // u(t+h) = u_free + A^-1 impulse, q(t+h) = q(t+h/2) + h/2 u(t+h); external work; shape.
 void EndFeStep(body::FeBody& b, double t, double h);
 
+// The part of EndFeStep shared by the TL and BC forms: velocity, configuration and external
+// work; the current shape is not updated.
+void EndFeMotion(body::FeBody& b, double h);
+
 // Explicit stability limit 2/w (sqrt(1 + xi^2) - xi), xi = damping w / 2, with the element
 // bound w^2 = FeBody::MaxFrequencySquared(). Infinity when K vanishes.
 double FeCriticalStep(const body::FeBody& b);

@@ -6,8 +6,9 @@ import numpy as np
 import pytest
 
 from solfec import *  # noqa: F401,F403
-from shapes_for_tests import slab
-from fe_decks_for_tests import assert_bounded_energy, energy_history, rotating_bar
+from fe_decks_for_tests import (BLOCK_ABOVE_FLOOR, assert_bounded_energy, energy_history,
+                                floor_deck, rotating_bar, rotating_bar_convergence_errors,
+                                settle_on_floor)
 
 def centre_nodes(b):
     X = np.array(b.conf).reshape(-1, 3)
@@ -69,15 +70,7 @@ def test_bc_rotating_bar_displacements_converge_at_second_order(tmp_path):
     # As for TL (test_fe_dynamics.py) and report fig. 5: t = 1/16 s, steps 1/256 .. 1/2048,
     # errors against the h = 1/2048 run. Measured errors 1.62e-6, 4.49e-7, 1.08e-7 m, orders
     # 1.85 and 2.06 (TL: 1.85, 2.06): the co-rotated scheme keeps the midpoint's order.
-    T, base = 1.0 / 16, 256
-    q = []
-    for k in range(4):
-        h = 1.0 / (base * 2 ** k)
-        sol, b = rotating_bar(str(tmp_path / f"h{k}"), h, "BC")
-        RUN(sol, GAUSS_SEIDEL_SOLVER(1e-8, 100), T)
-        assert sol.time == pytest.approx(T, rel=1e-12)
-        q.append(np.array(b.conf))
-    errors = [np.abs(qk - q[3]).max() for qk in q[:3]]
+    errors = rotating_bar_convergence_errors(tmp_path, "BC")
     assert errors[0] > errors[1] > errors[2]
     orders = [np.log2(errors[i] / errors[i + 1]) for i in range(2)]
     for p in orders:
@@ -85,27 +78,16 @@ def test_bc_rotating_bar_displacements_converge_at_second_order(tmp_path):
 
 
 def test_bc_block_dropped_on_obstacle_rests_with_reaction_mg(outdir):
-    G, rho = 9.81, 1000.0
-    sol = SOLFEC("DYNAMIC", 1e-3, outdir)
-    sol.verbose = "OFF"
-    bulk = BULK_MATERIAL(sol, young=1e7, poisson=0.25, density=rho)
-    SURFACE_MATERIAL(sol, friction=0.0, restitution=0.0)
-    BODY(sol, "OBSTACLE", slab(), bulk)
-    c = [-0.5, -0.5, 0.001, 0.5, -0.5, 0.001, 0.5, 0.5, 0.001, -0.5, 0.5, 0.001,
-         -0.5, -0.5, 1.001, 0.5, -0.5, 1.001, 0.5, 0.5, 1.001, -0.5, 0.5, 1.001]
-    b = BODY(sol, "FINITE_ELEMENT", HEX(c, 2, 2, 2, 1, [1] * 6), bulk, form="BC")
-    b.damping = 1e-2  # as the TL test in test_finite_element.py
-    GRAVITY(sol, (0, 0, -G))
-    RUN(sol, GAUSS_SEIDEL_SOLVER(1e-10, 1000, meritval=1e-16), 1.0)
-    # At rest the floor carries the weight (solver accuracy 1e-10, as for TL).
-    reaction = sum(con.R[2] for con in b.constraints if con.kind == "CONTACT")
-    assert reaction == pytest.approx(b.mass * G, rel=1e-6)
-    assert np.linalg.norm(b.velo) < 1e-5
+    rho, g = 1000.0, 9.81
+    sol, bulk = floor_deck(outdir, rho)
+    b = BODY(sol, "FINITE_ELEMENT", HEX(BLOCK_ABOVE_FLOOR, 2, 2, 2, 1, [1] * 6), bulk,
+             form="BC")
+    settle_on_floor(sol, b, g)  # as the TL test in test_finite_element.py
     x = np.array(b.conf).reshape(-1, 3)
     assert x[:, 2].min() == pytest.approx(0.0, abs=2e-4)
     # Self-weight shortening rho g L^2 / (2 E) = 4.9e-4 m within 5%, as TL (small strain).
     z = np.sort(x[:, 2])
-    assert 1.0 - (z[-9:].mean() - z[:9].mean()) == pytest.approx(rho * G / 2e7, rel=0.05)
+    assert 1.0 - (z[-9:].mean() - z[:9].mean()) == pytest.approx(rho * g / 2e7, rel=0.05)
 
 
 def test_bc_body_conf_overwrite_with_a_turned_shape_has_no_strain(outdir):

@@ -11,7 +11,8 @@ import pytest
 import solfec
 from solfec import *  # noqa: F401,F403
 from shapes_for_tests import box, slab
-from fe_decks_for_tests import assert_bounded_energy, energy_history, rotating_bar
+from fe_decks_for_tests import (assert_bounded_energy, energy_history, rotating_bar,
+                                rotating_bar_convergence_errors)
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
@@ -44,15 +45,7 @@ def test_rotating_bar_displacements_converge_at_second_order(tmp_path):
     # erratic (measured 0.07 .. 3.1). Errors against the h/8 reference: 1.62e-6, 4.50e-7,
     # 1.08e-7 m, observed orders 1.85 and 2.06. (Successive differences |q_h - q_h/2| give
     # 1.78 and 1.70: the error is still slightly pre-asymptotic at these steps.)
-    T, base = 1.0 / 16, 256
-    q = []
-    for k in range(4):
-        h = 1.0 / (base * 2 ** k)
-        sol, b = rotating_bar(str(tmp_path / f"h{k}"), h)
-        RUN(sol, GAUSS_SEIDEL_SOLVER(1e-8, 100), T)
-        assert sol.time == pytest.approx(T, rel=1e-12)
-        q.append(np.array(b.conf))
-    errors = [np.abs(qk - q[3]).max() for qk in q[:3]]
+    errors = rotating_bar_convergence_errors(tmp_path)
     assert errors[0] > errors[1] > errors[2]
     orders = [np.log2(errors[i] / errors[i + 1]) for i in range(2)]
     for p in orders:

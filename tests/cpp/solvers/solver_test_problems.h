@@ -84,62 +84,20 @@ inline Mat3 RandomInverseInertia(double m, std::mt19937& gen) {
   return (Mat3::Identity() + A + A.transpose()) / m;
 }
 
-// A column of n point masses resting on a floor under gravity g for one step h; contact k
-// (k = 0 the floor) has normal +z and a random tangent base. The static solution is U = 0
-// and R_k = (0, 0, g h sum_{j >= k} m_j): every contact below carries the masses above.
+// A stack problem and the expected normal reaction of each interface.
 struct Stack {
   BlockProblem problem;
   std::vector<double> expected_RN;
 };
 
-inline Stack MakeStack(int n, double mu, unsigned seed, double g = 9.81, double h = 0.01) {
-  std::mt19937 gen(seed);
-  std::uniform_real_distribution<double> mass(0.5, 2.0), angle(0.0, 2.0 * kPi);
-  std::vector<double> m(n);
-  std::vector<Mat3> M_inv(n);
-  std::vector<Vec3> u_free(n);
-  for (int j = 0; j < n; ++j) {
-    m[j] = mass(gen);
-    M_inv[j] = RandomInverseInertia(m[j], gen);
-    u_free[j] = h * M_inv[j] * Vec3(0.0, 0.0, -m[j] * g);
-  }
-  Stack s;
-  BlockProblem& p = s.problem;
-  p.Resize(n);
-  Coupling c;
-  c.body.resize(n);
-  c.H.resize(n);
-  for (int k = 0; k < n; ++k) {
-    const Mat3 base = AxisAngle(Vec3::UnitZ(), angle(gen));  // columns T1, T2, N = z
-    c.body[k].push_back(k);
-    c.H[k].push_back(base.transpose());
-    Vec3 B = base.transpose() * u_free[k];
-    if (k > 0) {
-      c.body[k].push_back(k - 1);
-      c.H[k].push_back(-base.transpose());
-      B -= base.transpose() * u_free[k - 1];
-    }
-    p.B[k] = B;
-    p.laws[k] = Contact(mu);
-  }
-  AssembleW(c, M_inv, p);
-  s.expected_RN.assign(n, 0.0);
-  double above = 0.0;
-  for (int k = n - 1; k >= 0; --k) {
-    above += m[k];
-    s.expected_RN[k] = g * h * above;
-  }
-  return s;
-}
-
 // The stack of MakeStack with `points` coincident contact points per interface (each with
 // its own random tangent base), as contact patches of several points produce them: W has
 // rank 3n of 3 n points, so the split of an interface's force among its points is not
 // unique. expected_RN[k] is the total normal force of interface k (sum over its points).
-inline Stack MakeRedundantStack(int n, int points, double mu, unsigned seed) {
+inline Stack MakeRedundantStack(int n, int points, double mu, unsigned seed, double g = 9.81,
+                                double h = 0.01) {
   std::mt19937 gen(seed);
   std::uniform_real_distribution<double> mass(0.5, 2.0), angle(0.0, 2.0 * kPi);
-  const double g = 9.81, h = 0.01;
   std::vector<double> m(n);
   std::vector<Mat3> M_inv(n);
   std::vector<Vec3> u_free(n);
@@ -176,6 +134,13 @@ inline Stack MakeRedundantStack(int n, int points, double mu, unsigned seed) {
     s.expected_RN[k] = g * h * above;
   }
   return s;
+}
+
+// A column of n point masses resting on a floor under gravity g for one step h; contact k
+// (k = 0 the floor) has normal +z and a random tangent base. The static solution is U = 0
+// and R_k = (0, 0, g h sum_{j >= k} m_j): every contact below carries the masses above.
+inline Stack MakeStack(int n, double mu, unsigned seed, double g = 9.81, double h = 0.01) {
+  return MakeRedundantStack(n, 1, mu, seed, g, h);
 }
 
 // n_bodies point masses and n_contacts contacts between random pairs (or a body and the
