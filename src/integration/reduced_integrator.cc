@@ -48,7 +48,7 @@ void BeginReducedStep(ReducedFeBody& b, double, double h, bool quasi_static) {
   s.u0 = b.velocities();
   s.ubar0 = b.u();
   b.mutable_coordinates() += (0.5 * h) * b.velocities();                 // eq. 37
-  s.lambda1 = b.corotation().Update(b.coordinates(), b.rotation());      // eq. 38
+  s.lambda1 = b.corotation_fit().Update(b.coordinates(), b.rotation());      // eq. 38
   b.set_rotation(s.lambda1);
   b.UpdateShape();
 }
@@ -85,7 +85,7 @@ void EndReducedStep(ReducedFeBody& b, double, double h, bool quasi_static) {
   const Mat3 L1 = s.lambda1;
   VecX u1 = s.u0 + b.Expand(L1, ubar - s.ubar0);                     // eq. 51
   const VecX x_half = b.coordinates();
-  const Mat3 L2 = b.corotation().Update(x_half + (0.5 * h) * u1, L1);  // eqs. 52-53
+  const Mat3 L2 = b.corotation_fit().Update(x_half + (0.5 * h) * u1, L1);  // eqs. 52-53
   const VecX vbar = b.Project(L2, u1);                               // eq. 54 / 90
   if (b.modal()) {
     const int r = b.num_rigid_modes();                                // eq. 91

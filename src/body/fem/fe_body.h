@@ -169,6 +169,9 @@ class FeBody : public Body {
   // Node coordinates (3N) that the geometry and mechanics read: q_ by default; a body whose
   // generalized state is not the node coordinates (ReducedFeBody) points it at its own copy.
   void set_node_coordinates(const VecX* x) { coords_ = x; }
+  // Node forces (3N) of gravity, the pressures and the point FORCEs at time t; FORCE
+  // callbacks (generalized forces of the body's own state layout) are left out.
+  VecX NodalLoadForce(double t, const Vec3& gravity) const;
 
  private:
   struct GaussData {

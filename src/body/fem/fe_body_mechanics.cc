@@ -134,7 +134,7 @@ void FeBody::AddPressure(int surfid, ScalarOrSeries value) {
 }
 
 VecX FeBody::PressureForce(double t) const {
-  VecX f = VecX::Zero(num_dofs());
+  VecX f = VecX::Zero(3 * num_nodes());
   double N[4], Nr[4], Ns[4];
   for (const Pressure& p : pressures_) {
     const double value = p.value(t);
@@ -291,21 +291,12 @@ void FeBody::SetCharacteristics(double mass, double volume, const Vec3& center,
   mass_scale_ /= ratio;
 }
 
-VecX FeBody::ExternalForce(double t, double h, const Vec3& gravity) const {
-  VecX f(num_dofs());
+VecX FeBody::NodalLoadForce(double t, const Vec3& gravity) const {
+  VecX f(3 * num_nodes());
   for (int i = 0; i < num_nodes(); ++i) f.segment<3>(3 * i) = mass_diag_[3 * i] * gravity;
   if (!pressures_.empty()) f += PressureForce(t);
   for (const PointLoad& load : loads_) {
-    if (load.callback) {
-      const VecX r = load.callback(q_, u_, t, h);
-      if (r.size() != num_dofs() || !r.allFinite())
-        throw InputError("FORCE: callback returned " + std::to_string(r.size()) +
-                         " values (argument 'value'); a FINITE_ELEMENT body callback must "
-                         "return " + std::to_string(num_dofs()) +
-                         " finite numbers (the generalized force conjugate to velo)");
-      f += r;
-      continue;
-    }
+    if (load.callback) continue;
     if (load.type == PointLoad::Type::kTorque)
       throw InputError("TORQUE: not available for FINITE_ELEMENT bodies (argument 'body'); "
                        "apply point FORCEs instead");
@@ -318,6 +309,21 @@ VecX FeBody::ExternalForce(double t, double h, const Vec3& gravity) const {
     const Vec3 fs = load.value(t) * d;
     for (int a = 0; a < elements_[e].num_nodes; ++a)
       f.segment<3>(3 * elements_[e].nodes[a]) += N[a] * fs;
+  }
+  return f;
+}
+
+VecX FeBody::ExternalForce(double t, double h, const Vec3& gravity) const {
+  VecX f = NodalLoadForce(t, gravity);
+  for (const PointLoad& load : loads_) {
+    if (!load.callback) continue;
+    const VecX r = load.callback(q_, u_, t, h);
+    if (r.size() != num_dofs() || !r.allFinite())
+      throw InputError("FORCE: callback returned " + std::to_string(r.size()) +
+                       " values (argument 'value'); a FINITE_ELEMENT body callback must "
+                       "return " + std::to_string(num_dofs()) +
+                       " finite numbers (the generalized force conjugate to velo)");
+    f += r;
   }
   return f;
 }

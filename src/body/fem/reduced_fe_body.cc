@@ -184,27 +184,8 @@ void ReducedFeBody::ApplyInverseInertia(Eigen::Ref<MatX> G) const {
 }
 
 VecX ReducedFeBody::FullExternalForce(double t, const Vec3& gravity) const {
-  const VecX& m = lumped_mass();
-  VecX f(3 * num_nodes());
-  for (int i = 0; i < num_nodes(); ++i) f.segment<3>(3 * i) = m[3 * i] * gravity;
-  {
-    FullView full(*this);
-    f += PressureForce(t);
-  }
-  for (const PointLoad& load : loads_) {
-    if (load.callback) continue;
-    if (load.type == PointLoad::Type::kTorque)
-      throw InputError("TORQUE: not available for FINITE_ELEMENT bodies (argument 'body'); "
-                       "apply point FORCEs instead");
-    const Vec3 d = load.convected ? Vec3(PolarRotation(DeformationGradient(load.point)) *
-                                         load.direction)
-                                  : load.direction;
-    HOperator H;
-    FeBody::ComputeH(load.point, Mat3::Identity(), H);  // blocks N_a I
-    const Vec3 fs = load.value(t) * d;
-    for (size_t k = 0; k < H.dofs.size(); ++k) f[H.dofs[k]] += H.values.col(k).dot(fs);
-  }
-  return f;
+  FullView full(*this);
+  return NodalLoadForce(t, gravity);
 }
 
 VecX ReducedFeBody::FullInternalForce() const {

@@ -58,7 +58,7 @@ class ReducedFeBody : public FeBody {
   VecX& mutable_velocities() { return v_; }
   const Mat3& rotation() const { return rotation_; }
   void set_rotation(const Mat3& L) { rotation_ = L; }
-  const CorotationFit& corotation() const { return fit_; }
+  const CorotationFit& corotation_fit() const { return fit_; }
   const MatX& reduced_mass() const { return Mbar_; }       // M_bar (n x n)
   const MatX& reduced_stiffness() const { return Kbar_; }  // K_bar (n x n)
   ReducedStep& reduced_step() { return rstep_; }
