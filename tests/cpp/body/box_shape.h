@@ -37,4 +37,12 @@ inline material::BulkMaterial Material(double density) {
   return m;
 }
 
+// KIRCHHOFF material with Young's modulus [Pa], Poisson's ratio and density [kg/m^3].
+inline material::BulkMaterial ElasticMaterial(double young, double poisson, double density) {
+  material::BulkMaterial m = Material(density);
+  m.young = young;
+  m.poisson = poisson;
+  return m;
+}
+
 }  // namespace solfec::testing

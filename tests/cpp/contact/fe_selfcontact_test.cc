@@ -10,6 +10,7 @@
 #include <utility>
 #include <vector>
 
+#include "body/box_shape.h"
 #include "body/fem/fe_body.h"
 #include "domain/contact_manager.h"
 #include "domain/domain.h"
@@ -46,13 +47,7 @@ geometry::Shape UStrip() {
   return s;
 }
 
-material::BulkMaterial Mat() {
-  material::BulkMaterial m;
-  m.young = 1e6;
-  m.poisson = 0.3;
-  m.density = 100.0;
-  return m;
-}
+material::BulkMaterial Mat() { return solfec::testing::ElasticMaterial(1e6, 0.3, 100.0); }
 
 // The right arm's top nodes (z = 3) and middle nodes (z = 2) move by -0.15 in x: its top
 // element overlaps the left arm's top element by 0.05.

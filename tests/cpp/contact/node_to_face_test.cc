@@ -12,6 +12,7 @@
 
 #include "body/fem/fe_body.h"
 #include "body/rigid_body.h"
+#include "body/box_shape.h"
 #include "body/fe_mesh.h"
 #include "contact/contact_test_shapes.h"
 #include "contact/face_projection.h"
@@ -164,13 +165,7 @@ TEST(SurfaceBvh, TraversalFindsExactlyTheOverlappingLeafPairs) {
   EXPECT_EQ(found, brute);
 }
 
-material::BulkMaterial Mat() {
-  material::BulkMaterial m;
-  m.young = 1e6;
-  m.poisson = 0.3;
-  m.density = 100.0;
-  return m;
-}
+material::BulkMaterial Mat() { return solfec::testing::ElasticMaterial(1e6, 0.3, 100.0); }
 
 // FE cube [lo, lo + 1]^3 of 2 x 2 x 2 HEX8 with nodes jittered by up to 0.04, rotated by
 // small random angles, with random free velocities.

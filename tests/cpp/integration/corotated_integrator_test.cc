@@ -23,13 +23,6 @@ using body::FeBody;
 using body::FeForm;
 using body::Scheme;
 
-material::BulkMaterial Mat(double young, double poisson, double density) {
-  material::BulkMaterial m = testing::Material(density);
-  m.young = young;
-  m.poisson = poisson;
-  return m;
-}
-
 std::unique_ptr<FeBody> Bar(int nx, int ny, int nz, const material::BulkMaterial& m) {
   auto b = std::make_unique<FeBody>(
       testing::HexMeshShape(Vec3::Zero(), Vec3(0.1, 0.1, 1.0), nx, ny, nz), m, "bar");
@@ -63,7 +56,7 @@ void Place(FeBody& b, const Mat3& R, const Vec3& c, double s = 0.0, double cx = 
 // exact translation. Round-off: |K0| ~ E a = 2e5 N/m times |x| ~ 1 m times 1e-16 -> 2e-11 N
 // on node masses ~ 1 kg over 50 steps of 0.01 s: positions within 1e-10 m.
 TEST(CorotatedIntegrator, RotatedUndeformedBarTranslatesExactlyWithZeroStrainEnergy) {
-  auto bar = Bar(1, 1, 5, Mat(2e6, 0.26, 7.8e3));
+  auto bar = Bar(1, 1, 5, testing::ElasticMaterial(2e6, 0.26, 7.8e3));
   FeBody& b = *bar;
   const Mat3 R = Rotation(2.0, Vec3(1, 2, 3));
   const Vec3 c(0.3, -0.2, 0.5), v(1.0, -2.0, 0.5);
@@ -89,7 +82,8 @@ TEST(CorotatedIntegrator, RotatedUndeformedBarTranslatesExactlyWithZeroStrainEne
 // (measured 2.1e-5).
 TEST(CorotatedIntegrator, TurnedHexVibratesAtTheUnturnedHomogeneousModePeriod) {
   const double a = 1e-2, w = std::sqrt(4000.0), T = 2 * M_PI / w, h = T / 400;
-  FeBody b(testing::HexMeshShape(Vec3::Zero(), Vec3::Ones(), 1, 1, 1), Mat(1e6, 0.0, 1e3), "h");
+  FeBody b(testing::HexMeshShape(Vec3::Zero(), Vec3::Ones(), 1, 1, 1),
+           testing::ElasticMaterial(1e6, 0.0, 1e3), "h");
   b.set_form(FeForm::kBC);
   const Mat3 R = Rotation(1.0, Vec3(1, 1, 0));
   Place(b, R, Vec3::Zero());
@@ -111,7 +105,7 @@ TEST(CorotatedIntegrator, TurnedHexVibratesAtTheUnturnedHomogeneousModePeriod) {
 // h = 1/64, 2 s: kinetic + strain energy stays within 1e-3 of E0 (Zhang-Skeel midpoint:
 // bounded oscillation; measured max |E/E0 - 1| = 1.5e-4), and A0 is factorized once.
 TEST(CorotatedIntegrator, SpinningBarKeepsEnergyAndFactorizesA0Once) {
-  auto bar = Bar(2, 2, 20, Mat(200e4, 0.26, 7.8e3));
+  auto bar = Bar(2, 2, 20, testing::ElasticMaterial(200e4, 0.26, 7.8e3));
   FeBody& b = *bar;
   b.SetInitialVelocity(Vec3::Zero(), Vec3(1, 0, 0));
   const double e0 = b.KineticEnergy() + b.InternalEnergy(), h = 1.0 / 64;
@@ -134,8 +128,8 @@ TEST(CorotatedIntegrator, SpinningBarKeepsEnergyAndFactorizesA0Once) {
 // per step; after 8 steps below 1e-10 of the initial value (measured 8e-27), and Lambda is
 // the turn (measured |Lambda - R| = 5e-16).
 TEST(CorotatedIntegrator, QuasiStaticRelaxesTurnedStretchToTheRigidTurn) {
-  FeBody b(testing::HexMeshShape(Vec3::Zero(), Vec3(1, 0.5, 0.5), 2, 1, 1), Mat(1e6, 0.3, 1e3),
-           "qs");
+  FeBody b(testing::HexMeshShape(Vec3::Zero(), Vec3(1, 0.5, 0.5), 2, 1, 1),
+           testing::ElasticMaterial(1e6, 0.3, 1e3), "qs");
   b.set_form(FeForm::kBC);
   const Mat3 R = Rotation(2.5, Vec3(0, 1, 1));
   Place(b, R, Vec3(1, 2, 3), 0.01, 0.5);

@@ -27,13 +27,6 @@ using body::FeForm;
 using body::FeOptions;
 using body::ReducedFeBody;
 
-material::BulkMaterial Mat(double young, double poisson, double density) {
-  material::BulkMaterial m = testing::Material(density);
-  m.young = young;
-  m.poisson = poisson;
-  return m;
-}
-
 geometry::Shape BarShape(int nz) {
   return testing::HexMeshShape(Vec3(-0.05, -0.05, -0.5), Vec3(0.1, 0.1, 1.0), 1, 1, nz);
 }
@@ -85,7 +78,8 @@ void ModalBase(ReducedFeBody& probe, int count, MatX& E, VecX& evals) {
 // principal axis) for 1 s with steps h.
 void Spin(FeForm form, const MatX& E, double h, double& ke_ratio, double& angle) {
   const geometry::Shape s = BarShape(5);
-  ReducedFeBody b = Make(s, form, E, VecX::Zero(6), Mat(2e6, 0.26, 7.8e3));
+  ReducedFeBody b = Make(s, form, E, VecX::Zero(6),
+                         testing::ElasticMaterial(2e6, 0.26, 7.8e3));
   b.SetInitialVelocity(Vec3::Zero(), Vec3(1.0, 0.0, 0.0));
   const double ke0 = b.KineticEnergy();
   const int steps = static_cast<int>(std::lround(1.0 / h));
@@ -102,7 +96,7 @@ MatX MassOrthonormalRigidModes(const geometry::Shape& s) {
   fe.form = FeForm::kBCRO;
   fe.evecs = R;
   fe.evals = VecX::Zero(6);
-  ReducedFeBody probe(s, Mat(2e6, 0.26, 7.8e3), "", std::nullopt, fe);
+  ReducedFeBody probe(s, testing::ElasticMaterial(2e6, 0.26, 7.8e3), "", std::nullopt, fe);
   const MatX G = R.transpose() * probe.lumped_mass().asDiagonal() * R;
   const MatX Linv = G.llt().matrixL().solve(MatX::Identity(6, 6));
   return R * Linv.transpose();
@@ -139,7 +133,8 @@ TEST(ReducedIntegrator, RigidModesOnlyBaseSpinsWithoutRotationalDissipation) {
 // results file never see the 3N full coordinates.
 TEST(ReducedIntegrator, StateStoresRotationAndReducedCoordinatesOnly) {
   const geometry::Shape s = BarShape(5);
-  ReducedFeBody b = Make(s, FeForm::kBCRO, RigidModes(s), VecX::Zero(6), Mat(2e6, 0.26, 7.8e3));
+  ReducedFeBody b = Make(s, FeForm::kBCRO, RigidModes(s), VecX::Zero(6),
+                         testing::ElasticMaterial(2e6, 0.26, 7.8e3));
   b.SetInitialVelocity(Vec3(0.1, 0, 0), Vec3(0.0, 2.0, 0.0));
   for (int n = 0; n < 20; ++n) Step(b, n * 0.01, 0.01);
   EXPECT_EQ(b.num_dofs(), 6);
@@ -155,7 +150,8 @@ TEST(ReducedIntegrator, HbarEqualsFullHTimesLambdaE) {
   const geometry::Shape s = BarShape(4);
   const int N = static_cast<int>(s.meshes[0].nodes.size());
   MatX E = MatX::Random(3 * N, 5);
-  ReducedFeBody b = Make(s, FeForm::kBCRO, E, VecX::Zero(5), Mat(2e6, 0.26, 7.8e3));
+  ReducedFeBody b = Make(s, FeForm::kBCRO, E, VecX::Zero(5),
+                         testing::ElasticMaterial(2e6, 0.26, 7.8e3));
   const Mat3 L = Eigen::AngleAxisd(0.7, Vec3(1, -2, 0.5).normalized()).toRotationMatrix();
   const Mat3 base = Eigen::AngleAxisd(0.3, Vec3(0, 1, 1).normalized()).toRotationMatrix();
   b.set_rotation(L);
@@ -178,7 +174,7 @@ TEST(ReducedIntegrator, HbarEqualsFullHTimesLambdaE) {
 TEST(ReducedIntegrator, ExplicitInverseInvertsReducedOperator) {
   const geometry::Shape s = BarShape(4);
   const int N = static_cast<int>(s.meshes[0].nodes.size());
-  const material::BulkMaterial m = Mat(2e6, 0.26, 7.8e3);
+  const material::BulkMaterial m = testing::ElasticMaterial(2e6, 0.26, 7.8e3);
   Eigen::HouseholderQR<MatX> qr(MatX::Random(3 * N, 8));
   const MatX E = qr.householderQ() * MatX::Identity(3 * N, 8);
   ReducedFeBody b = Make(s, FeForm::kBCRO, E, VecX::Zero(8), m);
@@ -209,7 +205,8 @@ TEST(ReducedIntegrator, ModalBaseMustBeMassOrthonormal) {
   const geometry::Shape s = BarShape(2);
   const MatX E = RigidModes(s);  // E^T E = I, so E^T M E = M_node != I
   try {
-    Make(s, FeForm::kBCModal, E, VecX::Zero(6), Mat(2e6, 0.26, 7.8e3));
+    Make(s, FeForm::kBCModal, E, VecX::Zero(6),
+                         testing::ElasticMaterial(2e6, 0.26, 7.8e3));
     FAIL() << "expected InputError";
   } catch (const InputError& e) {
     EXPECT_NE(std::string(e.what()).find("BODY: the BC-MODAL base is not M-orthonormal"),
@@ -225,7 +222,8 @@ TEST(ReducedIntegrator, WrittenReducedStateRebuildsFullNodes) {
   const int N = static_cast<int>(s.meshes[0].nodes.size());
   Eigen::HouseholderQR<MatX> qr(MatX::Random(3 * N, 7));
   const MatX E = qr.householderQ() * MatX::Identity(3 * N, 7);
-  ReducedFeBody b = Make(s, FeForm::kBCRO, E, VecX::Zero(7), Mat(2e6, 0.26, 7.8e3));
+  ReducedFeBody b = Make(s, FeForm::kBCRO, E, VecX::Zero(7),
+                         testing::ElasticMaterial(2e6, 0.26, 7.8e3));
   const Mat3 L = Eigen::AngleAxisd(1.1, Vec3(0.3, 1, -0.2).normalized()).toRotationMatrix();
   VecX q(16), u = VecX::LinSpaced(7, -1.0, 1.0);
   q.head<9>() = Eigen::Map<const Eigen::Matrix<double, 9, 1>>(L.data());
@@ -249,7 +247,7 @@ TEST(ReducedIntegrator, WrittenReducedStateRebuildsFullNodes) {
 // integrator reproduces within the co-rotation coupling (measured < 0.2%); tolerance 1%.
 TEST(ReducedIntegrator, ModalBodyVibratesAtItsEigenfrequency) {
   const geometry::Shape s = BarShape(6);
-  const material::BulkMaterial m = Mat(2e6, 0.26, 7.8e3);
+  const material::BulkMaterial m = testing::ElasticMaterial(2e6, 0.26, 7.8e3);
   ReducedFeBody probe = Make(s, FeForm::kBCRO, RigidModes(s), VecX::Zero(6), m);
   MatX E;
   VecX lam;
