@@ -14,10 +14,24 @@ __all__ = ["SEEK", "FORWARD", "BACKWARD", "STRESS", "HISTORY", "XDMF_EXPORT"]
 
 
 # --- frames ----------------------------------------------------------------------------------
+def _open(solfec):
+    """Results of a SOLFEC's file; reduced bases written with OUTPUT(..., bases='DECK') come
+    from the deck's bodies."""
+    res = R.Results(solfec._h5path)
+
+    def deck_base(bid):
+        d = solfec._domain
+        b = _solfec.reduced_base(d, bid) if d.has_body(bid) else None
+        return None if b is None else b[1]
+
+    res.provide_bases(deck_base)
+    return res
+
+
 def _reader(solfec):
     """The Results of a READ-mode SOLFEC (kept open)."""
     if solfec._results is None:
-        solfec._results = R.Results(solfec._h5path)
+        solfec._results = _open(solfec)
     return solfec._results
 
 
@@ -35,7 +49,7 @@ class _Session:
         else:
             if s._output is None or s._output.frames == 0:
                 raise ValueError("HISTORY: nothing has been written yet; call RUN first")
-            self.res, self.own = R.Results(s._h5path), True
+            self.res, self.own = _open(s), True
         return self.res
 
     def __exit__(self, *exc):

@@ -109,6 +109,15 @@ class Frame:
         return None if k is None else self.u[self._uoff[k]:self._uoff[k + 1]]
 
 
+def base_fingerprint(E):
+    """(sum |e|, sum e, sum e w) over E (3N x n) column after column, w = frac(0.618... i):
+    the fingerprint OUTPUT(..., bases='DECK') stores (src/io/results_writer.cc)."""
+    e = np.asarray(E, dtype=float).ravel(order="F")
+    w = np.arange(e.size, dtype=float) * 0.6180339887498949
+    w -= np.floor(w)
+    return np.array([np.abs(e).sum(), e.sum(), (e * w).sum()])
+
+
 class Results:
     """An open results file. `frames` is the frame table (numpy records), `times` its time
     column, `definitions` the body definition records; see docs/output.md."""
@@ -244,8 +253,10 @@ class Results:
         return cache[int(body_id)]
 
     def reduced_base(self, body_id):
-        """(form, E (3N x n), evals) of a BC-RO / BC-MODAL body from /shapes/bases, or None for
-        any other body (docs/output.md)."""
+        """(form, E (3N x n), evals) of a BC-RO / BC-MODAL body, or None for any other body
+        (docs/output.md). E comes from /shapes/bases or, for files written with
+        OUTPUT(..., bases='DECK'), from `provide_bases` (checked against the stored
+        fingerprint); ValueError when such a base was not provided."""
         bases = self.__dict__.get("_reduced_bases")
         if bases is None:
             bases = {}
@@ -254,12 +265,42 @@ class Results:
                 k = 0
                 while k + 4 <= data.size:
                     bid, form, rows, n = (int(v) for v in data[k:k + 4])
-                    E = data[k + 4:k + 4 + rows * n].reshape(n, rows).T
-                    ev = data[k + 4 + rows * n:k + 4 + rows * n + n]
-                    bases[bid] = ({2: "BC-RO", 3: "BC-MODAL"}.get(form, str(form)), E, ev)
-                    k += 4 + rows * n + n
+                    form = {2: "BC-RO", 3: "BC-MODAL"}.get(form, str(form))
+                    if rows >= 0:  # E stored column after column
+                        E = data[k + 4:k + 4 + rows * n].reshape(n, rows).T
+                        k += 4 + rows * n
+                    else:  # bases='DECK': -3N and the fingerprint of E
+                        E = ("deck", -rows, data[k + 4:k + 7])
+                        k += 4 + 3
+                    bases[bid] = (form, E, data[k:k + n])
+                    k += n
             self._reduced_bases = bases
-        return bases.get(int(body_id))
+        base = bases.get(int(body_id))
+        if base is None or not isinstance(base[1], tuple):
+            return base
+        form, (_, rows, fp), ev = base
+        source = self.__dict__.get("_base_source")
+        E = source(int(body_id)) if source is not None else None
+        if E is None:
+            raise ValueError(
+                f"results: body {body_id} of '{self.path}' was written with OUTPUT(..., "
+                f"bases='DECK'): its reduced base is not in the file; read it by running the "
+                f"deck (READ mode) or with Results(...).provide_bases({{{body_id}: E}})")
+        E = np.asarray(E, dtype=float)
+        have = base_fingerprint(E)
+        if E.shape != (rows, ev.size) or not np.allclose(have, fp, rtol=0.0,
+                                                         atol=1e-9 * max(fp[0], 1e-300)):
+            raise ValueError(
+                f"results: the base given for body {body_id} ({E.shape[0]} x {E.shape[1]}) is "
+                f"not the one '{self.path}' was written with ({rows} x {ev.size}, fingerprint "
+                f"{fp.tolist()}, given {have.tolist()}); pass the deck's base unchanged")
+        bases[int(body_id)] = (form, E, ev)
+        return bases[int(body_id)]
+
+    def provide_bases(self, source):
+        """Reduced bases for files written with OUTPUT(..., bases='DECK'): `source` is a dict
+        {body id: E (3N x n)} or a callable body id -> E (or None)."""
+        self._base_source = source.get if isinstance(source, dict) else source
 
     def fe_nodes(self, fr, body_id):
         """(x, v), arrays (N, 3): node coordinates and velocities of a FINITE_ELEMENT body in

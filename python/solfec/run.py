@@ -88,15 +88,20 @@ def CALLBACK(solfec, interval, data, callback):
     solfec._domain.add_callback(dt, fn)
 
 
-def OUTPUT(solfec, interval, compression="OFF"):
-    """OUTPUT(solfec, interval | compression): output frame interval [s] and compression."""
+def OUTPUT(solfec, interval, compression="OFF", bases="FILE"):
+    """OUTPUT(solfec, interval | compression, bases): output frame interval [s], compression,
+    and where the reduced bases of BC-RO / BC-MODAL bodies live: 'FILE' (in the results file,
+    default) or 'DECK' (only a fingerprint is written; readers take E from the deck)."""
     r = "OUTPUT"
     A.instance(solfec, SOLFEC, r, "solfec")
     solfec._output_interval = A.positive(interval, r, "interval", allow_zero=True)
     solfec._output_compression = A.onoff(compression, r, "compression")
+    if bases not in ("FILE", "DECK"):
+        raise ValueError(f"OUTPUT: argument 'bases' must be 'FILE' or 'DECK', got {bases!r}")
     if solfec._output is not None:
         solfec._output.interval = solfec._output_interval
         solfec._output.set_compression(solfec._output_compression)
+        solfec._output.set_bases_in_file(bases == "FILE")
 
 
 def EXTENTS(solfec, extents):

@@ -11,6 +11,7 @@
 #include "bindings/bindings.h"
 #include "body/fem/fe_body.h"
 #include "body/fem/modal_analysis.h"
+#include "body/fem/reduced_fe_body.h"
 #include "domain/domain.h"
 
 namespace py = pybind11;
@@ -68,6 +69,15 @@ void DefineBases(py::module_& m) {
         return body::ReferenceStiffness(GetFeBody(d, id, "MODAL_ANALYSIS")) * V;
       },
       py::arg("domain"), py::arg("body"), py::arg("V"), "K0 V (K0 at the referential nodes)");
+  m.def(
+      "reduced_base",
+      [](const domain::Domain& d, Id id) -> py::object {
+        const auto* rb = dynamic_cast<const body::ReducedFeBody*>(d.FindBody(id));
+        if (!rb) return py::none();
+        return py::make_tuple(static_cast<int>(rb->form()), rb->base(), rb->eigenvalues());
+      },
+      py::arg("domain"), py::arg("body"),
+      "(form code, E (3N x n), evals) of a BC-RO / BC-MODAL body, None for other bodies");
   m.def(
       "fe_lumped_mass",
       [](const domain::Domain& d, Id id, const std::string& routine) -> VecX {

@@ -79,6 +79,7 @@ void DefineIo(py::module_& m) {
            })
       .def_property("interval", &io::Output::interval, &io::Output::set_interval)
       .def("set_compression", &io::Output::set_compression)
+      .def("set_bases_in_file", &io::Output::set_bases_in_file)
       .def("begin_run", &io::Output::BeginRun)
       .def("end_run", &io::Output::EndRun)
       .def("finish", &io::Output::Finish)

@@ -26,6 +26,7 @@ class Output {
   void set_interval(double seconds) { interval_ = seconds; }  // 0: every step
   double interval() const { return interval_; }
   void set_compression(bool on) { writer_.set_compression(on); }
+  void set_bases_in_file(bool on) { writer_.set_bases_in_file(on); }
   ResultsWriter& writer() { return writer_; }
 
   // RUN start: writes the first frame if none exists yet; RUN end: STATE (at most once a

@@ -2,6 +2,8 @@
 #include "io/results_writer.h"
 
 #include <algorithm>
+#include <array>
+#include <cmath>
 #include <cerrno>
 #include <cstring>
 #include <fstream>
@@ -18,8 +20,14 @@ namespace solfec::io {
 
 namespace {
 
-constexpr hsize_t kRowsChunk = 256;     // frames, bodies, constraints, definitions
-constexpr hsize_t kValuesChunk = 8192;  // flat q, u, labels, face indices
+// Chunk sizes: an uncompressed chunk takes its full size on disk once touched, so the
+// per-frame bulk (body states, constraints, q, u) gets large chunks and the small tables
+// (one row per frame or per body definition, shapes) small ones: a file of a few bodies and
+// frames then stays small (a reduced-order body's file is dominated by its mesh).
+constexpr hsize_t kRowsChunk = 256;     // per-frame bulk rows (bodies, constraints)
+constexpr hsize_t kValuesChunk = 8192;  // flat q, u
+constexpr hsize_t kSmallChunk = 32;     // frame table, body definitions, convexes, spheres
+constexpr hsize_t kShapeChunk = 1024;   // labels, face indices, faces, bases values
 
 hid_t FileAccess() {
   const hid_t fapl = H5Pcreate(H5P_FILE_ACCESS);
@@ -50,6 +58,22 @@ void IntAttribute(hid_t obj, const std::string& name, int value) {
 
 void Copy3(const Vec3& v, double* out) {
   for (int i = 0; i < 3; ++i) out[i] = v[i];
+}
+
+// (sum |e|, sum e, sum e w) over E column after column, w = frac(0.618... i): enough to tell
+// a deck's base from the one a file was written with (python/solfec/results.py repeats it).
+std::array<double, 3> BaseFingerprint(const MatX& E) {
+  constexpr double kGolden = 0.6180339887498949;
+  std::array<double, 3> f{0.0, 0.0, 0.0};
+  for (Eigen::Index i = 0; i < E.size(); ++i) {
+    const double e = E.data()[i];
+    double w = static_cast<double>(i) * kGolden;
+    w -= std::floor(w);
+    f[0] += std::abs(e);
+    f[1] += e;
+    f[2] += e * w;
+  }
+  return f;
 }
 
 }  // namespace
@@ -91,22 +115,22 @@ void ResultsWriter::CreateLayout() {
                                  "create group 'frames'");
   const hid_t bodies = H5Gcreate2(file_, "bodies", H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT);
   const hid_t shapes = H5Gcreate2(file_, "shapes", H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT);
-  frame_.Create(frames, "table", t.frame, 0, kRowsChunk, false);
+  frame_.Create(frames, "table", t.frame, 0, kSmallChunk, false);
   body_state_.Create(frames, "bodies", t.body_state, 0, 4 * kRowsChunk, z);
   q_.Create(frames, "q", H5T_NATIVE_DOUBLE, 0, kValuesChunk, z);
   u_.Create(frames, "u", H5T_NATIVE_DOUBLE, 0, kValuesChunk, z);
   constraint_.Create(frames, "constraints", t.constraint, 0, kRowsChunk, z);
-  def_.Create(bodies, "table", t.body_def, 0, kRowsChunk, z);
-  labels_.Create(bodies, "labels", H5T_NATIVE_UINT8, 0, kValuesChunk, z);
-  convex_.Create(shapes, "convexes", t.convex, 0, kRowsChunk, z);
+  def_.Create(bodies, "table", t.body_def, 0, kSmallChunk, z);
+  labels_.Create(bodies, "labels", H5T_NATIVE_UINT8, 0, kShapeChunk, z);
+  convex_.Create(shapes, "convexes", t.convex, 0, kSmallChunk, z);
   vertices_.Create(shapes, "vertices", H5T_NATIVE_DOUBLE, 3, 4 * kRowsChunk, z);
-  face_.Create(shapes, "faces", t.face, 0, 4 * kRowsChunk, z);
-  face_vertices_.Create(shapes, "face_vertices", H5T_NATIVE_INT32, 0, kValuesChunk, z);
-  sphere_.Create(shapes, "spheres", t.sphere, 0, kRowsChunk, z);
+  face_.Create(shapes, "faces", t.face, 0, kShapeChunk, z);
+  face_vertices_.Create(shapes, "face_vertices", H5T_NATIVE_INT32, 0, kShapeChunk, z);
+  sphere_.Create(shapes, "spheres", t.sphere, 0, kSmallChunk, z);
   mesh_.Create(shapes, "meshes", t.mesh, 0, 16, z);
   mesh_element_.Create(shapes, "mesh_elements", t.mesh_element, 0, kRowsChunk, z);
   mesh_face_.Create(shapes, "mesh_faces", t.mesh_face, 0, kRowsChunk, z);
-  bases_.Create(shapes, "bases", H5T_NATIVE_DOUBLE, 0, kValuesChunk, z);
+  bases_.Create(shapes, "bases", H5T_NATIVE_DOUBLE, 0, kShapeChunk, z);
   hsize_t one = 1;
   const hid_t space = H5Screate_simple(1, &one, nullptr);
   count_ = H5CheckId(H5Dcreate2(frames, "count", H5T_NATIVE_INT64, space, H5P_DEFAULT,
@@ -168,7 +192,7 @@ void ResultsWriter::OpenLayout() {
   if (H5Lexists(shapes, "bases", H5P_DEFAULT) > 0) {  // absent in files of older builds
     bases_.Open(shapes, "bases", H5T_NATIVE_DOUBLE);
   } else {
-    bases_.Create(shapes, "bases", H5T_NATIVE_DOUBLE, 0, kValuesChunk, compression_);
+    bases_.Create(shapes, "bases", H5T_NATIVE_DOUBLE, 0, kShapeChunk, compression_);
   }
   count_ = H5CheckId(H5Dopen2(frames, "count", H5P_DEFAULT), "open 'frames/count'");
   H5Gclose(frames);
@@ -240,9 +264,14 @@ void ResultsWriter::StageDefinition(const body::Body& b) {
 
   const geometry::Shape& s = b.ref_shape();
   const auto vertex_row = [&S] { return S.vertex0 + static_cast<int64_t>(S.vertices.size() / 3); };
+  // A FINITE_ELEMENT body's convexes are its mesh elements, stored once as its mesh below;
+  // only embedded pieces (background-mesh bodies) are convexes of their own.
+  const auto* fe_body = dynamic_cast<const body::FeBody*>(&b);
+  const bool element_convexes = fe_body != nullptr && !fe_body->embedded();
   r.convex_start = S.convex0 + static_cast<int64_t>(S.convexes.size());
-  r.convex_count = static_cast<int64_t>(s.convexes.size());
+  r.convex_count = element_convexes ? 0 : static_cast<int64_t>(s.convexes.size());
   for (const geometry::Convex& c : s.convexes) {
+    if (element_convexes) break;
     ConvexRow cr;
     cr.body = b.id();
     cr.volid = c.volid;
@@ -273,7 +302,7 @@ void ResultsWriter::StageDefinition(const body::Body& b) {
   // as the body's mesh, next to its per-element convexes (docs/output.md).
   std::vector<const geometry::Mesh*> meshes;
   for (const geometry::Mesh& m : s.meshes) meshes.push_back(&m);
-  if (const auto* fe = dynamic_cast<const body::FeBody*>(&b)) meshes.push_back(&fe->mesh());
+  if (fe_body) meshes.push_back(&fe_body->mesh());
   r.mesh_start = S.mesh0 + static_cast<int64_t>(S.meshes.size());
   r.mesh_count = static_cast<int64_t>(meshes.size());
   for (const geometry::Mesh* mp : meshes) {
@@ -306,12 +335,20 @@ void ResultsWriter::StageDefinition(const body::Body& b) {
   }
   // BC-RO / BC-MODAL: the reduced base once, so that readers rebuild x = Lambda (Z + E q_bar)
   // (eq. 58) from the stored q = [Lambda, q_bar] with Z = the mesh nodes above.
+  // With OUTPUT(..., bases='DECK') the record holds -3N and a fingerprint of E instead of E:
+  // the deck supplies E on read and readers check it against the fingerprint.
   if (const auto* rb = dynamic_cast<const body::ReducedFeBody*>(&b)) {
     const MatX& E = rb->base();
+    const double rows = static_cast<double>(E.rows());
     S.bases.insert(S.bases.end(), {static_cast<double>(b.id()),
                                    static_cast<double>(static_cast<int>(rb->form())),
-                                   static_cast<double>(E.rows()), static_cast<double>(E.cols())});
-    S.bases.insert(S.bases.end(), E.data(), E.data() + E.size());
+                                   bases_in_file_ ? rows : -rows, static_cast<double>(E.cols())});
+    if (bases_in_file_) {
+      S.bases.insert(S.bases.end(), E.data(), E.data() + E.size());
+    } else {
+      const std::array<double, 3> f = BaseFingerprint(E);
+      S.bases.insert(S.bases.end(), f.begin(), f.end());
+    }
     const VecX& ev = rb->eigenvalues();
     for (int i = 0; i < E.cols(); ++i) S.bases.push_back(i < ev.size() ? ev[i] : 0.0);
   }

@@ -32,6 +32,11 @@ class ResultsWriter {
   // Deflate compression of the datasets; effective only before the first frame.
   void set_compression(bool on) { compression_ = on; }
   bool compression() const { return compression_; }
+  // Reduced bases (BC-RO / BC-MODAL) in /shapes/bases: whole (true, default) or only a
+  // fingerprint, the deck supplying E on read (OUTPUT(..., bases='DECK'); docs/output.md).
+  // Applies to bodies first written after the call.
+  void set_bases_in_file(bool on) { bases_in_file_ = on; }
+  bool bases_in_file() const { return bases_in_file_; }
 
   // Appends one frame (definitions of new bodies first); newbods/delbods are the counts
   // since the previous frame. Reopens the file if Close() was called.
@@ -57,6 +62,7 @@ class ResultsWriter {
   hid_t file_ = -1;
   hid_t count_ = -1;  // /frames/count
   bool compression_ = false;
+  bool bases_in_file_ = true;
   bool layout_ = false;  // datasets exist
   H5Table frame_, body_state_, q_, u_, constraint_;
   H5Table def_, labels_, convex_, vertices_, face_, face_vertices_, sphere_, mesh_,

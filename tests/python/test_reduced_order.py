@@ -165,6 +165,48 @@ def test_read_mode_rebuilds_full_displacements_of_a_reduced_body(tl_run, tmp_pat
         assert dy[k] == pytest.approx(read[1], abs=1e-12)
 
 
+def test_output_bases_deck_keeps_only_the_reduced_state_and_reads_through_the_deck(tl_run,
+                                                                                  tmp_path):
+    # OUTPUT(..., bases='DECK') writes a fingerprint (3 values) instead of E (567 x 11); READ mode and HISTORY take E from the deck's body and give the same answers as
+    # a file that stores E; a plain reader without the base, or with another base, is refused.
+    evals, E, _ = tl_run["modal"]
+    sizes, dz = {}, {}
+    for where in ("FILE", "DECK"):
+        out = str(tmp_path / where)
+        sol, b = rotating_bar(out, "BC-MODAL", (evals, E))
+        OUTPUT(sol, 0.0, bases=where)
+        RUN(sol, GAUSS_SEIDEL_SOLVER(1e-8, 100), 0.25)
+        with results.Results(out) as r:
+            sizes[where] = r._f["shapes/bases"].shape[0]  # float64 values of the base record
+        sol2, b2 = rotating_bar(out, "BC-MODAL", (evals, E))
+        assert sol2.mode == "READ"
+        dz[where] = np.asarray(HISTORY(sol2, [(b2, TOP, "DZ")], 0.0, 0.25)[1])
+    print(f"/shapes/bases values: {sizes}")
+    assert sizes == {"FILE": 4 + E.size + 11, "DECK": 4 + 3 + 11}
+    assert np.abs(dz["FILE"] - dz["DECK"]).max() == 0.0
+    assert np.abs(dz["DECK"]).max() > 1e-3  # the bar moves: the comparison is not vacuous
+    with results.Results(str(tmp_path / "DECK")) as r:
+        fr = r.frame(r.nframes - 1)
+        with pytest.raises(ValueError, match="bases='DECK'"):
+            r.fe_nodes(fr, b2._id)
+        wrong = E.copy()
+        wrong[0, 7] += 1e-3
+        r.provide_bases({b2._id: wrong})
+        with pytest.raises(ValueError, match="not the one"):
+            r.fe_nodes(fr, b2._id)
+        r.provide_bases({b2._id: E})
+        x, _ = r.fe_nodes(fr, b2._id)
+    with results.Results(str(tmp_path / "FILE")) as r:
+        x_file, _ = r.fe_nodes(r.frame(r.nframes - 1), b2._id)
+    assert np.abs(x - x_file).max() == 0.0
+
+
+def test_output_rejects_an_unknown_bases_choice(tmp_path):
+    sol, _ = rotating_bar(str(tmp_path / "o"), "TL")
+    with pytest.raises(ValueError, match="OUTPUT: argument 'bases'"):
+        OUTPUT(sol, 0.0, bases="MEMORY")
+
+
 def test_bc_modal_rotating_bar_energy_stays_bounded_over_10_s(tl_run, tmp_path):
     check_bounded_energy(*modal_energy(tl_run, str(tmp_path / "e"), 10.0))
 
