@@ -312,13 +312,27 @@ class Results:
             return None, None
         base = self.reduced_base(body_id)
         if base is None:
-            return (np.asarray(q, dtype=float).reshape(-1, 3),
-                    np.asarray(u, dtype=float).reshape(-1, 3))
+            q, u = np.asarray(q, dtype=float), np.asarray(u, dtype=float)
+            Z = self.fe_mesh(body_id).nodes
+            if q.size == 12 + Z.size:  # form 'FFR': q = [x_C, O, psi], u = [v_C, Omega, lambda]
+                return self._ffr_nodes(body_id, Z, q, u)
+            return q.reshape(-1, 3), u.reshape(-1, 3)
         _, E, _ = base
         L = np.asarray(q[:9], dtype=float).reshape(3, 3, order="F")
         Z = self.fe_mesh(body_id).nodes
         x = (Z + (E @ np.asarray(q[9:], dtype=float)).reshape(-1, 3)) @ L.T
         v = (E @ np.asarray(u, dtype=float)).reshape(-1, 3) @ L.T
+        return x, v
+
+    def _ffr_nodes(self, body_id, Z, q, u):
+        """Form 'FFR' (docs/deck-language.md): x_a = x_C + O (Xbar_a + psi_a) and
+        v_a = v_C + O (Omega x (Xbar_a + psi_a) + lambda_a), Xbar_a = Z_a - c with c the
+        referential mass centre (= the lumped-mass centre for isoparametric elements)."""
+        c = np.asarray(self.definition(body_id)["center"], dtype=float)
+        O = q[3:12].reshape(3, 3, order="F")
+        local = Z - c + q[12:].reshape(-1, 3)
+        x = q[:3] + local @ O.T
+        v = u[:3] + (np.cross(u[3:6], local) + u[6:].reshape(-1, 3)) @ O.T
         return x, v
 
     # --- frames

@@ -17,6 +17,7 @@
 #include "bindings/bindings.h"
 #include "body/body_factory.h"
 #include "body/fem/fe_body.h"
+#include "body/fem/ffr_body.h"
 #include "domain/domain.h"
 #include "domain/progress.h"
 #include "domain/springs.h"
@@ -64,6 +65,15 @@ const std::vector<std::pair<body::Scheme, std::string>> kSchemes = {
 ScalarOrSeries ToScalarOrSeries(const py::object& v) {
   if (py::isinstance<TimeSeries>(v)) return ScalarOrSeries(v.cast<TimeSeries>());
   return ScalarOrSeries(v.cast<double>());
+}
+
+// The mesh body of a FINITE_ELEMENT body for the stress queries: the body itself or, for
+// form 'FFR', its internal mesh body (nodes at the current positions); throws naming STRESS.
+const body::FeBody& StressMesh(const Domain& d, Id id) {
+  const Body& b = GetBody(d, id);
+  if (const auto* fe = dynamic_cast<const body::FeBody*>(&b)) return *fe;
+  if (const auto* ffr = dynamic_cast<const body::FfrBody*>(&b)) return ffr->mesh_body();
+  throw InputError("STRESS: the body is not FINITE_ELEMENT (argument 'body')");
 }
 
 py::tuple Tuple(const VecX& v) {
@@ -117,19 +127,23 @@ void DefineBodyAccess(py::class_<Domain>& c) {
         py::arg("evecs") = py::none())
       .def("add_pressure",
            [](Domain& d, Id id, int surfid, const py::object& value) {
-             auto* fe = dynamic_cast<body::FeBody*>(&GetBody(d, id));
-             if (!fe)
-               throw InputError("PRESSURE: applies to FINITE_ELEMENT bodies only (argument "
-                                "'body')");
-             fe->AddPressure(surfid, ToScalarOrSeries(value));
+             Body& b = GetBody(d, id);
+             if (auto* fe = dynamic_cast<body::FeBody*>(&b))
+               return fe->AddPressure(surfid, ToScalarOrSeries(value));
+             if (auto* ffr = dynamic_cast<body::FfrBody*>(&b))
+               return ffr->AddPressure(surfid, ToScalarOrSeries(value));
+             throw InputError("PRESSURE: applies to FINITE_ELEMENT bodies only (argument "
+                              "'body')");
            })
       .def("apply_bulk_material",
            [](Domain& d, Id id, int volid, const material::BulkMaterial& mat) {
-             auto* fe = dynamic_cast<body::FeBody*>(&GetBody(d, id));
-             if (!fe)
-               throw InputError("APPLY_BULKMAT: applies to FINITE_ELEMENT bodies only "
-                                "(argument 'body')");
-             fe->ApplyBulkMaterial(volid, mat);
+             Body& b = GetBody(d, id);
+             if (auto* fe = dynamic_cast<body::FeBody*>(&b))
+               return fe->ApplyBulkMaterial(volid, mat);
+             if (auto* ffr = dynamic_cast<body::FfrBody*>(&b))
+               return ffr->ApplyBulkMaterial(volid, mat);
+             throw InputError("APPLY_BULKMAT: applies to FINITE_ELEMENT bodies only "
+                              "(argument 'body')");
            })
       .def("delete_body", &Domain::DeleteBody)
       .def("has_body", [](const Domain& d, Id id) { return d.FindBody(id) != nullptr; })
@@ -145,25 +159,16 @@ void DefineBodyAccess(py::class_<Domain>& c) {
       .def("body_velo", [](const Domain& d, Id id) { return Tuple(GetBody(d, id).u()); })
       .def("fe_deformation_gradient",  // FINITE_ELEMENT: F at a referential point (STRESS)
            [](const Domain& d, Id id, const Vec3& X) {
-             const auto* fe = dynamic_cast<const body::FeBody*>(&GetBody(d, id));
-             if (fe == nullptr)
-               throw InputError("STRESS: the body is not FINITE_ELEMENT (argument 'body')");
-             return Mat3(fe->DeformationGradient(X));
+             return Mat3(StressMesh(d, id).DeformationGradient(X));
            })
       .def("fe_material_at",  // FINITE_ELEMENT: (young, poisson) of the element at X
            [](const Domain& d, Id id, const Vec3& X) {
-             const auto* fe = dynamic_cast<const body::FeBody*>(&GetBody(d, id));
-             if (fe == nullptr)
-               throw InputError("STRESS: the body is not FINITE_ELEMENT (argument 'body')");
-             const material::BulkMaterial& m = fe->MaterialAt(X);
+             const material::BulkMaterial& m = StressMesh(d, id).MaterialAt(X);
              return std::make_pair(m.young, m.poisson);
            })
       .def("fe_material_model_at",  // FINITE_ELEMENT: model name of the element at X
            [](const Domain& d, Id id, const Vec3& X) {
-             const auto* fe = dynamic_cast<const body::FeBody*>(&GetBody(d, id));
-             if (fe == nullptr)
-               throw InputError("STRESS: the body is not FINITE_ELEMENT (argument 'body')");
-             return fe->MaterialAt(X).model;
+             return StressMesh(d, id).MaterialAt(X).model;
            })
       .def("set_body_conf",
            [](Domain& d, Id id, const VecX& q) {

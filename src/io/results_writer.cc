@@ -13,6 +13,7 @@
 #include "base/timer.h"
 #include "body/body.h"
 #include "body/fem/fe_body.h"
+#include "body/fem/ffr_body.h"
 #include "body/fem/reduced_fe_body.h"
 #include "contact/constraint.h"
 
@@ -266,7 +267,8 @@ void ResultsWriter::StageDefinition(const body::Body& b) {
   const auto vertex_row = [&S] { return S.vertex0 + static_cast<int64_t>(S.vertices.size() / 3); };
   // A FINITE_ELEMENT body's convexes are its mesh elements, stored once as its mesh below;
   // only embedded pieces (background-mesh bodies) are convexes of their own.
-  const auto* fe_body = dynamic_cast<const body::FeBody*>(&b);
+  const auto* ffr = dynamic_cast<const body::FfrBody*>(&b);
+  const body::FeBody* fe_body = ffr ? &ffr->mesh_body() : dynamic_cast<const body::FeBody*>(&b);
   const bool element_convexes = fe_body != nullptr && !fe_body->embedded();
   r.convex_start = S.convex0 + static_cast<int64_t>(S.convexes.size());
   r.convex_count = element_convexes ? 0 : static_cast<int64_t>(s.convexes.size());

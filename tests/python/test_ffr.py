@@ -137,3 +137,83 @@ def test_stacked_cuboids_ffr_agrees_with_tl_short(tmp_path):
     assert paper_error(tf, df, dt) < 0.03
     assert relative_difference(df, dt) < 0.10
 
+
+
+def ffr_cuboid(sol, mat, n=(2, 2, 4)):
+    """The 1 x 1 x 2 cuboid centred at 0 (surface ids: 1 z-min ... 6 z-max, HEX order)."""
+    return BODY(sol, "FINITE_ELEMENT",
+                HEX(box_corners((-0.5, -0.5, -1), (0.5, 0.5, 1)), *n, 1, [1, 2, 3, 4, 5, 6]),
+                mat, form="FFR")
+
+
+@pytest.mark.parametrize("density", [2500.0, 5000.0])
+def test_ffr_pressure_on_one_face_accelerates_the_mass_centre_by_p_a_over_m(tmp_path, density):
+    # p = 1e4 Pa on the top face (area 1 m^2) of a free stone cuboid (E = 35 GPa: strains of
+    # 3e-7, so the follower face area stays 1 to ~1e-6): v_C(T) = -p A T / m along z, and no
+    # spin by symmetry. APPLY_BULKMAT with twice the density halves the acceleration (it
+    # rebuilds the lumped masses and the frame of the FFR body).
+    sol = SOLFEC("DYNAMIC", 1e-3, str(tmp_path / "out"))
+    sol.verbose = "OFF"
+    b = ffr_cuboid(sol, stone(sol))
+    if density != 2500.0:
+        APPLY_BULKMAT(sol, b, 1, BULK_MATERIAL(sol, young=35e9, poisson=0.2, density=density))
+    assert b.mass == pytest.approx(2 * density, rel=1e-12)
+    PRESSURE(b, 6, 1e4)
+    T = 0.1
+    RUN(sol, GAUSS_SEIDEL_SOLVER(1e-8, 100), T)
+    v = b.velo
+    assert v[2] == pytest.approx(-1e4 * T / (2 * density), rel=1e-5)
+    assert max(abs(v[0]), abs(v[1])) < 1e-9 and max(abs(w) for w in v[3:6]) < 1e-9
+
+
+def test_ffr_stress_of_a_rotated_cuboid_compressed_by_end_pressures(tmp_path):
+    # Equal pressures p on both end faces (no net force) of a cuboid turned by 90 degrees
+    # about x (its long axis along -y): QUASI_STATIC reaches the uniform uniaxial state whose
+    # spatial Cauchy stress is syy = -p, the other components 0. STRESS takes F = O (I +
+    # grad psi) of the FFR body; the SVK stress of that F equals the FFR's linear stress
+    # rotated by O up to O(strain) = 3e-6 relative. Tolerance 1e-3 p (QUASI_STATIC steps).
+    p = 1e5
+    sol = SOLFEC("QUASI_STATIC", 1e-2, str(tmp_path / "out"))
+    sol.verbose = "OFF"
+    b = ffr_cuboid(sol, stone(sol))
+    conf = list(b.conf)
+    conf[3:12] = [1, 0, 0, 0, 0, 1, 0, -1, 0]  # O = R_x(90 deg), column-wise
+    b.conf = conf
+    PRESSURE(b, 1, p)
+    PRESSURE(b, 6, p)
+    RUN(sol, GAUSS_SEIDEL_SOLVER(1e-8, 100), 0.5)
+    sx, sy, sz, sxy, sxz, syz, mises = STRESS(b, (0.1, 0.2, 0.3))
+    print(f"FFR stress: {sx:.4e} {sy:.4e} {sz:.4e} {sxy:.3e} {sxz:.3e} {syz:.3e}")
+    assert sy == pytest.approx(-p, rel=1e-3)
+    assert max(abs(sx), abs(sz), abs(sxy), abs(sxz), abs(syz)) < 1e-3 * p
+    assert mises == pytest.approx(p, rel=1e-3)
+
+
+def test_ffr_history_of_points_in_read_mode_matches_the_run(tmp_path):
+    # A tumbling soft cuboid: HISTORY of a corner's displacement and velocity read from the
+    # file (nodes rebuilt from q = [x_C, O, psi], u = [v_C, Omega, lambda]) equals the live
+    # DISPLACEMENT / VELOCITY at the same times to round-off.
+    out = str(tmp_path / "out")
+
+    def deck():
+        sol = SOLFEC("DYNAMIC", 1e-3, out)
+        sol.verbose = "OFF"
+        soft = BULK_MATERIAL(sol, young=1e8, poisson=0.2, density=2500.0)
+        return sol, ffr_cuboid(sol, soft)
+
+    sol, b = deck()
+    INITIAL_VELOCITY(b, (0.3, 0, 0), (1, 2, 0.5))
+    OUTPUT(sol, 0.05)
+    live = []
+    for _ in range(4):
+        RUN(sol, GAUSS_SEIDEL_SOLVER(1e-8, 100), 0.05)
+        live.append((sol.time, DISPLACEMENT(b, (0.5, 0.5, 1)), VELOCITY(b, (0.5, 0.5, 1))))
+    sol2, b2 = deck()
+    assert sol2.mode == "READ"
+    h = HISTORY(sol2, [(b2, (0.5, 0.5, 1), e) for e in ("DX", "DY", "DZ", "VX", "VY", "VZ")])
+    for t, d, v in live:
+        k = min(range(len(h[0])), key=lambda i: abs(h[0][i] - t))
+        assert h[0][k] == pytest.approx(t, abs=1e-9)
+        got = [h[j][k] for j in range(1, 7)]
+        assert got == pytest.approx(list(d) + list(v), abs=1e-10)
+    assert max(abs(x) for x in live[-1][1]) > 0.05  # it moved: the check is not vacuous

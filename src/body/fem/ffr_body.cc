@@ -223,15 +223,32 @@ void FfrBody::ApplyInverseInertia(Eigen::Ref<MatX> G) const {
   ProjectVelocity(el);  // round-off only: A_e^-1 P^T f lies in range(P)
 }
 
-void FfrBody::SetCharacteristics(double mass, double volume, const Vec3& center,
-                                 const Mat3& tensor) {
-  mesh_body_->SetCharacteristics(mass, volume, center, tensor);
+void FfrBody::RebuildFrameData() {
   const Vec3 x = position();
   const Vec3 old_origin = origin_;
   InitFrameData();
-  Body::SetCharacteristics(mass, volume, center, tensor);
-  // Keep the current node positions where they are up to the origin shift.
+  // x_a = x_C + O (X_a - c + psi_a): moving c by d moves x_C by O d.
   set_position(x + rotation() * (origin_ - old_origin));
+}
+
+void FfrBody::SetCharacteristics(double mass, double volume, const Vec3& center,
+                                 const Mat3& tensor) {
+  mesh_body_->SetCharacteristics(mass, volume, center, tensor);
+  RebuildFrameData();
+  Body::SetCharacteristics(mass, volume, center, tensor);
+  UpdateShape();
+}
+
+void FfrBody::AddPressure(int surfid, ScalarOrSeries value) {
+  mesh_body_->AddPressure(surfid, std::move(value));
+}
+
+void FfrBody::ApplyBulkMaterial(int volid, const material::BulkMaterial& m) {
+  if (m.model != "KIRCHHOFF")
+    throw InputError("APPLY_BULKMAT: FINITE_ELEMENT bodies of form 'FFR' are linear elastic; "
+                     "material model '" + m.model + "' needs form 'TL' (argument 'material')");
+  mesh_body_->ApplyBulkMaterial(volid, m);
+  RebuildFrameData();
   UpdateShape();
 }
 
@@ -266,6 +283,7 @@ VecX FfrBody::ExternalForce(double t, double h, const Vec3& gravity) const {
     const geometry::MeshElement& me = mesh_body_->mesh().elements[e];
     for (int a = 0; a < me.num_nodes; ++a) F.segment<3>(3 * me.nodes[a]) += N[a] * v;
   }
+  F += mesh_body_->PressureForce(t);  // zero without PRESSUREs; nodes are the current x_a
   VecX g = GeneralizedForce(F);
   g.segment<3>(3) += torque;
   return g + callbacks;

@@ -100,6 +100,13 @@ class FfrBody : public Body {
   // Generalized force of nodal spatial forces F (3N): [sum F | sum Xbar x O^T F | O^T F].
   VecX GeneralizedForce(const VecX& F) const;
 
+  // PRESSURE: follower pressure on the current boundary faces with `surfid` (as FeBody);
+  // its nodal forces enter through GeneralizedForce.
+  void AddPressure(int surfid, ScalarOrSeries value);
+  // APPLY_BULKMAT: the material of the elements of `volid` (as FeBody); the lumped masses,
+  // the frame data and K are rebuilt, the current node positions kept.
+  void ApplyBulkMaterial(int volid, const material::BulkMaterial& m);
+
   // A_e = M + c K, factorized (CHOLMOD) only when c changes; throws SolverError if not SPD.
   void SetElasticOperator(double c);
   double elastic_coefficient() const { return coefficient_; }
@@ -134,6 +141,9 @@ class FfrBody : public Body {
  private:
   explicit FfrBody(std::unique_ptr<FeBody> mesh_body);
   void InitFrameData();  // origin, Xbar, J, K; resets the operator
+  // InitFrameData after the mesh body's masses or materials changed, keeping the current
+  // node positions (the frame origin moves with the lumped-mass centre).
+  void RebuildFrameData();
   // Element and shape functions of referential point X.
   void Interpolate(const Vec3& X, int& element, VecX& N) const;
 
