@@ -4,10 +4,12 @@
 #include <algorithm>
 #include <cmath>
 #include <string>
+#include <typeinfo>
 #include <unordered_map>
 
 #include "base/errors.h"
 #include "base/math.h"
+#include "body/fem/fe_body.h"
 
 namespace solfec::local_dynamics {
 
@@ -123,6 +125,10 @@ void LocalDynamics::BuildEntry(body::Body* b, const Vec3& X, const Mat3& base, d
   b->ComputeH(X, base, e.H);
   const int nd = b->num_dofs();
   e.dense6 = nd == 6 && e.H.dofs.size() == 6;
+  // Plain FeBody with the co-rotated operator: G later, from cached columns (no solve).
+  const auto* fe = typeid(*b) == typeid(body::FeBody) ? static_cast<body::FeBody*>(b) : nullptr;
+  e.compact = fe && fe->corotated_operator();
+  if (e.compact) return;
   if (e.dense6) {
     for (int k = 0; k < 6; ++k) {
       e.H6.col(e.H.dofs[k]) = e.H.values.col(k);
@@ -136,11 +142,29 @@ void LocalDynamics::BuildEntry(body::Body* b, const Vec3& X, const Mat3& base, d
   }
 }
 
+void LocalDynamics::BuildCompactEntries(body::Body* b, const std::vector<Entry*>& entries) {
+  // The body's contact nodes (first-use order) and each dof's row in the compact G.
+  const auto& fe = static_cast<const body::FeBody&>(*b);
+  std::vector<int> nodes;
+  std::unordered_map<int, int> slot;
+  for (Entry* e : entries) {
+    e->rows.resize(e->H.dofs.size());
+    for (size_t k = 0; k < e->H.dofs.size(); ++k) {
+      const int dof = e->H.dofs[k];
+      auto [it, inserted] = slot.try_emplace(dof / 3, static_cast<int>(nodes.size()));
+      if (inserted) nodes.push_back(dof / 3);
+      e->rows[k] = 3 * it->second + dof % 3;
+    }
+  }
+  fe.PrefetchCorotatedColumns(nodes);
+  for (Entry* e : entries) fe.CorotatedInverseRows(e->H, nodes, e->G);
+}
+
 Mat3 LocalDynamics::Block(const Entry& a, const Entry& b) const {
   if (a.dense6 && b.dense6) return a.H6 * b.G6;
   Mat3 W = Mat3::Zero();
   for (size_t k = 0; k < a.H.dofs.size(); ++k) {
-    const int dof = a.H.dofs[k];
+    const int dof = b.compact ? a.rows[k] : a.H.dofs[k];  // a and b: entries of one body
     W += a.H.values.col(k) * (b.dense6 ? Vec3(b.G6.row(dof).transpose())
                                        : Vec3(b.G.row(dof).transpose()))
                                   .transpose();
@@ -183,6 +207,13 @@ void LocalDynamics::Assemble(const std::vector<Constraint*>& cons, double t, dou
       if (rows.empty() || rows.back() != i) rows.push_back(i);  // self-contact: once
     }
   }
+  // Co-rotated FE bodies: G of all their entries at once (shared contact-node list).
+  std::vector<std::vector<Entry*>> compact(num_bodies);
+  for (int i = 0; i < n; ++i)
+    for (int k = 0; k < num_entries_[i]; ++k)
+      if (entries_[i][k].compact) compact[entries_[i][k].body_index].push_back(&entries_[i][k]);
+  for (int b = 0; b < num_bodies; ++b)
+    if (!compact[b].empty()) BuildCompactEntries(bodies_[b], compact[b]);
 
   auto apply_H = [](const Entry& e, const VecX& u) {
     Vec3 r = Vec3::Zero();

@@ -45,6 +45,11 @@ class LocalDynamics {
     double sign = 1.0;
     body::HOperator H;
     MatX G;  // A^-1 H^T (num_dofs x 3), general bodies
+    // Co-rotated FE bodies (FeBody::corotated_operator): G holds only the rows of A^-1 H^T at
+    // the body's contact nodes (FeBody::CorotatedInverseRows, cached columns, no solve);
+    // rows[k] is the row of G of dof H.dofs[k].
+    bool compact = false;
+    std::vector<int> rows;
     // Dense fast path for bodies with 6 dofs all in H (rigid): H6 and G6 = A^-1 H6^T.
     bool dense6 = false;
     Eigen::Matrix<double, 3, 6> H6;
@@ -52,6 +57,8 @@ class LocalDynamics {
   };
   void BuildEntry(body::Body* b, const Vec3& X, const Mat3& base, double sign, Entry& e) const;
   Mat3 Block(const Entry& a, const Entry& b) const;
+  // G of the compact entries of body b (rows of A^-1 H^T at all its entries' nodes).
+  void BuildCompactEntries(body::Body* b, const std::vector<Entry*>& entries);
   // Rows of W: full block rows (diagonal first, sorted columns) or diagonal blocks only.
   void AssembleW(solvers::BlockProblem& P, bool full);
   // y = W x through the bodies (the matrix-free product).

@@ -63,9 +63,21 @@ def pipe_mesh(S, n_len, n_circ, n_thick):
     return S.MESH(nodes, elements, 1)
 
 
+OUTPUT_OPTIONS = {"bases": "DECK", "compression": "OFF"}  # set by --bases / --compression
+
+
+def dataset_bytes(outdir, names):
+    """Stored bytes of the named datasets of the results file (h5py)."""
+    import h5py
+    from solfec import results
+    with h5py.File(results.results_path(outdir), "r") as f:
+        return sum(f[n].id.get_storage_size() for n in names if n in f)
+
+
 def run_form(S, form, mesh_dims, outdir, base=None, snapshots=False):
     sol = S.SOLFEC("DYNAMIC", STEP, outdir)
     sol.verbose = "OFF"
+    S.OUTPUT(sol, 0.0, **OUTPUT_OPTIONS)  # every step
     bulk = S.BULK_MATERIAL(sol, young=1e7, poisson=0.25, density=1e3)
     S.SURFACE_MATERIAL(sol, friction=0.0, restitution=0.0)
     S.GRAVITY(sol, (0, 0, -10))
@@ -95,11 +107,14 @@ def run_form(S, form, mesh_dims, outdir, base=None, snapshots=False):
         sol._handle.close()  # flush the results file before measuring it
     size = sum(os.path.getsize(f) for f in glob.glob(os.path.join(outdir, "**", "*.h5"),
                                                        recursive=True))
+    state = dataset_bytes(outdir, ["frames/q", "frames/u"])
+    contacts = dataset_bytes(outdir, ["frames/constraints"])
     pod = None
     if snapshots:
         D = S.COROTATED_DISPLACEMENTS(sol, b)
         pod = S.POD(D, 18, S.RIGID_DISPLACEMENTS(b))
-    return {"pod": pod, "form": form, "runtime": runtime, "cpu": cpu, "output_bytes": size, "kinetic": kin,
+    return {"pod": pod, "form": form, "runtime": runtime, "cpu": cpu, "output_bytes": size,
+            "state_bytes": state, "constraint_bytes": contacts, "kinetic": kin,
             "internal": internal, "time": times, "dofs": len(b.velo)}
 
 
@@ -117,7 +132,13 @@ def main():
     ap.add_argument("--forms", default="TL,BC")
     ap.add_argument("--mesh", help="length,circumference,thickness element counts")
     ap.add_argument("--json")
+    ap.add_argument("--bases", default="DECK", choices=["DECK", "FILE"],
+                    help="OUTPUT bases: 'DECK' (default; E stays in the deck as in Solfec-1.0) "
+                         "or 'FILE' (E stored once in the results file)")
+    ap.add_argument("--compression", default="OFF", choices=["OFF", "ON"],
+                    help="OUTPUT compression for every form")
     args = ap.parse_args()
+    OUTPUT_OPTIONS.update(bases=args.bases, compression=args.compression)
     sys.path.insert(0, os.path.join(args.build, "python"))
     import solfec as S
 
@@ -156,7 +177,8 @@ def main():
     tl = results.get("TL")
     print(f"{'form':6s} {'runtime [s]':>12s} {'speedup':>8s} {'cpu [s]':>8s} {'cpu x':>6s} "
           f"{'output [MB]':>12s} "
-          f"{'smaller':>8s} {'max dKE/KE':>11s} {'max dIE/IE':>11s}")
+          f"{'smaller':>8s} {'q,u [MB]':>9s} {'q,u x':>6s} {'cons [MB]':>9s} "
+          f"{'max dKE/KE':>11s} {'max dIE/IE':>11s}")
     for form in ("TL", "BC", "BC-RO"):
         r = results.get(form)
         if r is None:
@@ -168,10 +190,16 @@ def main():
         sm = tl["output_bytes"] / r["output_bytes"] if tl and r["output_bytes"] else float("nan")
         dk = max_rel_diff(r["kinetic"], tl["kinetic"]) if tl else float("nan")
         di = max_rel_diff(r["internal"], tl["internal"]) if tl else float("nan")
-        r.update(speedup=sp, cpu_speedup=cx, smaller=sm, kinetic_diff=dk, internal_diff=di)
+        sx = tl["state_bytes"] / r["state_bytes"] if tl and r["state_bytes"] else float("nan")
+        r.update(speedup=sp, cpu_speedup=cx, smaller=sm, state_smaller=sx, kinetic_diff=dk,
+                 internal_diff=di)
         print(f"{form:6s} {r['runtime']:12.2f} {sp:8.2f} {r['cpu']:8.2f} {cx:6.2f} "
               f"{r['output_bytes'] / 1e6:12.2f} "
-              f"{sm:8.2f} {dk:11.3e} {di:11.3e}")
+              f"{sm:8.2f} {r['state_bytes'] / 1e6:9.3f} {sx:6.1f} "
+              f"{r['constraint_bytes'] / 1e6:9.3f} {dk:11.3e} {di:11.3e}")
+    print(f"output: every step, OUTPUT bases='{OUTPUT_OPTIONS['bases']}', compression="
+          f"'{OUTPUT_OPTIONS['compression']}'; q,u = stored bytes of frames/q and frames/u, "
+          f"cons = of frames/constraints")
     if tl:
         n = len(tl["time"])
         print("energy samples (t, KE_TL, KE_BC, IE_TL, IE_BC):")

@@ -15,6 +15,7 @@
 #include "body/fem/sparse_spd_solver.h"
 #include "body/fem/element_tree.h"
 #include "body/fem/fe_form.h"
+#include "body/fem/inverse_column_cache.h"
 #include "geometry/aabb.h"
 #include "geometry/mesh.h"
 #include "geometry/shape.h"
@@ -130,6 +131,22 @@ class FeBody : public Body {
   int corotated_factorizations() const { return a0_factorizations_; }
   // 1/2 d~^T K0 d~, d~ = Lambda^T x - Z with Lambda fitted to the current q.
   double CorotatedEnergy() const;
+  // W assembly without solves: while the operator of SetCorotatedOperator is active
+  // (corotated_operator()), A^-1 = L A0^-1 L^T with A0 factorized once, so the three columns
+  // of A0^-1 at a node stay valid until A0 is refactorized. They are cached per node on first
+  // use (InverseColumnCache: least recently used eviction beyond corotated_cache_bytes,
+  // default 256 MB = ~530 nodes of a 20k-dof mesh; cleared when A0 is refactorized).
+  bool corotated_operator() const { return use_corotated_; }
+  // Solves the missing cached columns of `nodes` in blocks (many right-hand sides per solve).
+  void PrefetchCorotatedColumns(const std::vector<int>& nodes) const;
+  // G (3 nodes.size() x 3) = the rows of A^-1 H^T at the dofs of `nodes` (in list order):
+  // G_p = L sum_q [A0^-1]_pq L^T H_q^T over the nodes q of H, from the cached columns.
+  // Requires corotated_operator() and H of this body (dof = 3 node + direction).
+  void CorotatedInverseRows(const HOperator& H, const std::vector<int>& nodes, MatX& G) const;
+  const InverseColumnCache& corotated_columns() const { return a0_columns_; }
+  void set_corotated_cache_bytes(std::size_t bytes) { a0_columns_.set_capacity_bytes(bytes); }
+  // Solves with the factor of A0 so far: ApplyInverseInertia calls plus column-cache misses.
+  long corotated_solves() const { return a0_solves_ + a0_columns_.stats().solves; }
 
   // Pieces a and b of the current shape are excluded from self-contact: mesh elements that
   // share a node; embedded pieces that touch in the referential configuration.
@@ -234,6 +251,8 @@ class FeBody : public Body {
   SparseSpdSolver a0_;                      // A0 = M + c K0
   double a0_c_ = -1.0, a0_mass_ = -1.0;     // c and total mass of the factorized A0
   int a0_factorizations_ = 0;
+  mutable long a0_solves_ = 0;                // ApplyCorotatedInverse calls
+  mutable InverseColumnCache a0_columns_;     // node columns of A0^-1 (W assembly)
   bool use_corotated_ = false;              // ApplyInverseInertia = L A0^-1 L^T
   Mat3 operator_rotation_ = Mat3::Identity();
   StepState step_;

@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <cmath>
 #include <string>
+#include <utility>
+#include <vector>
 
 #include "base/errors.h"
 #include "base/math.h"
@@ -91,6 +93,7 @@ void FeBody::SetCorotatedOperator(const Mat3& L, double c) {
                         " is not positive definite; check the material and the time step");
     a0_c_ = c, a0_mass_ = mass;
     ++a0_factorizations_;
+    a0_columns_.Clear();  // columns of the previous A0
   }
   operator_rotation_ = L;
   use_corotated_ = true;
@@ -102,7 +105,41 @@ void FeBody::ApplyCorotatedInverse(Eigen::Ref<MatX> G) const {
   // L M L^T = M and A = L (M + c K0) L^T.
   RotateNodal(operator_rotation_.transpose(), G);
   a0_.Solve(G);
+  ++a0_solves_;
   RotateNodal(operator_rotation_, G);
+}
+
+void FeBody::PrefetchCorotatedColumns(const std::vector<int>& nodes) const {
+  a0_columns_.Prefetch(nodes, a0_, num_dofs());
+}
+
+void FeBody::CorotatedInverseRows(const HOperator& H, const std::vector<int>& nodes,
+                                  MatX& G) const {
+  // T_q = L^T H_q^T for each node q of H (row j of H_q^T: the value column of dof 3 q + j).
+  const Mat3& L = operator_rotation_;
+  std::vector<std::pair<int, Mat3>> T;
+  for (size_t k = 0; k < H.dofs.size(); ++k) {
+    const int q = H.dofs[k] / 3, j = H.dofs[k] % 3;
+    auto it = std::find_if(T.begin(), T.end(), [q](const auto& t) { return t.first == q; });
+    if (it == T.end()) it = T.insert(T.end(), {q, Mat3::Zero()});
+    it->second.row(j) += H.values.col(k).transpose();
+  }
+  for (auto& t : T) {
+    const Mat3 r = L.transpose() * t.second;
+    t.second = r;
+  }
+  // G_p = L sum_q [A0^-1]_pq T_q, the 3 x 3 blocks read from the cached columns of q.
+  const int np = static_cast<int>(nodes.size());
+  G.setZero(3 * np, 3);
+  for (const auto& t : T) {
+    const MatX& C = a0_columns_.Columns(t.first, a0_, num_dofs());
+    for (int i = 0; i < np; ++i)
+      G.middleRows<3>(3 * i) += C.middleRows<3>(3 * nodes[i]) * t.second;
+  }
+  for (int i = 0; i < np; ++i) {
+    const Mat3 r = L * G.middleRows<3>(3 * i);
+    G.middleRows<3>(3 * i) = r;
+  }
 }
 
 double FeBody::CorotatedEnergy() const {
