@@ -12,7 +12,9 @@ jobs="${SOLFEC_JOBS:-$(nproc)}"
 # Packages needed to build and test (Debian 12 names).
 packages=(build-essential cmake pkg-config python3 python3-dev python3-numpy python3-pytest
   python3-h5py python3-matplotlib python3-meshio pybind11-dev libeigen3-dev libqhull-dev libgtest-dev
-  libsuitesparse-dev libhdf5-dev libspectra-dev)
+  libsuitesparse-dev libhdf5-dev libspectra-dev
+  openmpi-bin libopenmpi-dev libtrilinos-zoltan-dev  # MPI + Zoltan: solfec-mpi (docs/parallel.md)
+  chromium)  # headless browser of the viewer's end-to-end test (docs/viewer.md)
 
 missing=()
 for p in "${packages[@]}"; do
@@ -24,6 +26,18 @@ if [ ${#missing[@]} -gt 0 ]; then
   export DEBIAN_FRONTEND=noninteractive
   $sudo_cmd apt-get update -qq
   $sudo_cmd apt-get install -y -qq --no-install-recommends "${missing[@]}"
+fi
+
+# The viewer's three.js and playwright-core, pinned in viewer/package-lock.json (docs/viewer.md);
+# before the configure step, which copies three.js into the build tree.
+if command -v npm >/dev/null 2>&1; then
+  lock="$root/viewer/package-lock.json"
+  if [ ! -f "$root/viewer/node_modules/.package-lock.json" ] ||
+     [ "$lock" -nt "$root/viewer/node_modules/.package-lock.json" ]; then
+    (cd "$root/viewer" && npm ci --no-audit --no-fund)
+  fi
+else
+  echo "setup: npm not found: solfec -v needs viewer/node_modules (apt install npm; then rerun)"
 fi
 
 # Debian's interpreter owns numpy/h5py/pytest; a pyenv python3 may shadow it on PATH.

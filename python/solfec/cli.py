@@ -9,8 +9,9 @@ import sys
 import traceback
 
 USAGE = """solfec {version}
-SYNOPSIS: solfec [-v] [-w] [-c] [-s SUBDIR] [-i SECONDS] path [deck arguments]
-  -v          open the viewer (not available yet: decks see VIEWER() == False)
+SYNOPSIS: solfec [-v [--port N]] [-w] [-c] [-s SUBDIR] [-i SECONDS] path [deck arguments]
+  -v          open the viewer: serve the model in a browser page (docs/viewer.md)
+  --port N    viewer port on 127.0.0.1 (default 0: any free port, printed)
   -w          write mode: recompute even if results exist
   -c          continue: restart from the last stored frame and run to the deck's end time
   -s SUBDIR   read/write results in a sub-directory of every output path
@@ -27,8 +28,15 @@ def _parse(argv):
         a = argv[i]
         if a == "-v":
             opts["viewer"] = True
-            sys.stderr.write("solfec: the viewer (-v) is not available yet; running the deck "
-                             "without it\n")
+        elif a == "--port" or a.startswith("--port="):
+            if a == "--port" and i + 1 >= len(argv):
+                raise SystemExit("solfec: option --port needs a value\n" + USAGE)
+            value = a[len("--port="):] if "=" in a else argv[i + 1]
+            if not value.isdigit() or int(value) > 65535:
+                raise SystemExit(f"solfec: --port needs an integer in [0, 65535], got "
+                                 f"'{value}'\n" + USAGE)
+            opts["port"] = int(value)
+            i += 0 if "=" in a else 1
         elif a == "-w":
             opts["write"] = True
         elif a in ("-s", "-i", "-g"):
@@ -71,6 +79,9 @@ def run_deck(path, args):
     try:
         code = compile(source, path, "exec")
         exec(code, namespace)
+        if _state.options["viewer"]:  # the deck's objects stay alive in `namespace` meanwhile
+            from .viewer import serve
+            return serve(_state.options.get("port", 0))
     except SystemExit as e:
         return e.code if isinstance(e.code, int) else (0 if e.code is None else 1)
     except KeyboardInterrupt:

@@ -68,6 +68,9 @@ class SOLFEC:
         self._deck_time = 0.0        # sum of RUN durations (restart targets)
         opts = _state.options
         valid = results.is_valid(self._h5path)
+        from .run import _rank_output_dir   # solfec-mpi: ranks > 0 write to a private copy
+        out = _rank_output_dir(out, valid)
+        self._h5path = os.path.join(out, name + ".h5")
         if valid and opts.get("continue"):
             self._continue = True
             self._start_output(out, analysis, h, append=True)

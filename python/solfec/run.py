@@ -3,6 +3,7 @@ UNPHYSICAL_PENETRATION, GEOMETRIC_EPSILON, CONTACT_*, VIEWER, NCPU, HERE, ENERGY
 DURATION, DISPLACEMENT, VELOCITY and the serial answers of the parallel routines."""
 
 import math
+import os
 
 from . import _args as A
 from . import _state
@@ -34,6 +35,9 @@ def RUN(solfec, solver, duration):
                                  f"which only PENALTY_SOLVER handles (argument 'solver'); "
                                  f"use PENALTY_SOLVER or model 'SIGNORINI_COULOMB'")
     dur = A.positive(duration, r, "duration", allow_zero=True)
+    if _state.options.get("viewer") and solfec._mode != "READ":
+        solfec.__dict__.setdefault("_viewer_runs", []).append((solver, dur))  # docs/viewer.md
+        return
     if solfec._mode == "READ":
         from .history import _load_frame, _reader
         _load_frame(solfec, 0 if solfec._frame < 0 else
@@ -180,29 +184,64 @@ def CONTACT_SPARSIFY(solfec, threshold=0.01, minarea=0.0, mindist=None):
 
 
 def VIEWER():
-    """VIEWER(): True when the deck runs under the viewer; the viewer is not available yet, so
-    this is False even with `solfec -v` (decks then compute and post-process as usual)."""
-    return False
+    """VIEWER(): True when the deck runs under the viewer (`solfec -v`, docs/viewer.md): RUN
+    then computes nothing for SOLFEC objects without output (the page's Run button does)."""
+    return bool(_state.options.get("viewer"))
+
+
+# Under `solfec-mpi` the launcher sets this to its _solfec_mpi module (rank, size, barrier);
+# None in serial runs (docs/parallel.md).
+_mpi = None
 
 
 def NCPU(solfec=None):
-    """NCPU(| solfec): number of processors (1 in a serial run)."""
-    return 1
+    """NCPU(| solfec): number of processors (MPI ranks under solfec-mpi; 1 in a serial run)."""
+    return 1 if _mpi is None else _mpi.size()
 
 
 def HERE(solfec, obj):
-    """HERE(solfec, object): True if the object is on this processor (always, in serial)."""
+    """HERE(solfec, object): True if the object is on this processor. Interim under solfec-mpi
+    (docs/parallel.md): every rank holds every body and constraint, so this is always True."""
     return True
 
 
 def RANK():
     """RANK(): this processor's rank (0 in serial)."""
-    return 0
+    return 0 if _mpi is None else _mpi.rank()
 
 
 def BARRIER():
     """BARRIER(): synchronises processors (no-op in serial)."""
+    if _mpi is not None:
+        _mpi.barrier()
     return True
+
+
+def _rank_output_dir(out, valid):
+    """Directory this rank writes the results of a SOLFEC object with output `out` to.
+    Interim under solfec-mpi (docs/parallel.md): every rank runs the whole simulation but only
+    rank 0 writes into `out`; a rank > 0 that would write (no valid results, -w or -c) writes
+    into a private scratch copy removed at exit, so two ranks never write the same file.
+    Collective: every rank calls it from SOLFEC(); the barrier keeps rank 0 from creating
+    results before every rank has judged the existing ones (`valid`)."""
+    if _mpi is None:
+        return out
+    opts = _state.options
+    if _mpi.rank() > 0 and (not valid or opts["write"] or opts.get("continue")):
+        import atexit
+        import shutil
+        import tempfile
+        scratch = tempfile.mkdtemp(prefix=f"solfec-mpi-rank{_mpi.rank()}-")
+        atexit.register(shutil.rmtree, scratch, True)
+        name = os.path.basename(os.path.normpath(out))
+        mine = os.path.join(scratch, name)
+        if valid and opts.get("continue"):
+            shutil.copytree(out, mine)   # continue from a private copy of rank 0's results
+        else:
+            os.makedirs(mine)
+        out = mine
+    _mpi.barrier()
+    return out
 
 
 def SUBDIR():
@@ -222,6 +261,14 @@ def IMBALANCE_TOLERANCE(solfec, tolerance, lockdir="OFF", degenratio=10.0, weigh
     A.instance(solfec, SOLFEC, r, "solfec")
     if A.number(tolerance, r, "tolerance") < 1.0:
         raise ValueError(f"{r}: argument 'tolerance' must be >= 1, got {tolerance!r}")
+    A.onoff(lockdir, r, "lockdir")
+    if A.number(degenratio, r, "degenratio") <= 1.0:
+        raise ValueError(f"{r}: argument 'degenratio' must be > 1, got {degenratio!r}")
+    if not 0.0 <= A.number(weightfactor, r, "weightfactor") <= 1.0:
+        raise ValueError(f"{r}: argument 'weightfactor' must lie in [0, 1], got {weightfactor!r}")
+    # Kept for the domain decomposition (docs/parallel.md: planned); no effect yet.
+    solfec._balance = {"tolerance": float(tolerance), "lockdir": lockdir == "ON",
+                       "degenratio": float(degenratio), "weightfactor": float(weightfactor)}
 
 
 def WARNINGS(flag):
@@ -232,7 +279,8 @@ def WARNINGS(flag):
 def ENERGY(solfec, obj=None):
     """ENERGY(solfec | object): (kinetic, internal, external, contact, friction) [J] of the
     whole model, a BODY or a list of bodies; external = work of applied loads, contact and
-    friction = work of normal and tangential contact reactions."""
+    friction = work of normal and tangential contact reactions. PUT_SPRING elements: their
+    stored elastic energy is in internal, their dashpot work in contact."""
     r = "ENERGY"
     A.instance(solfec, SOLFEC, r, "solfec")
     d = solfec._domain

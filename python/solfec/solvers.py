@@ -48,12 +48,13 @@ class GAUSS_SEIDEL_SOLVER(_IterationsHistory):
     relative reaction change is below epsilon or the merit function (manual 8.1) below
     meritval; on failure ('CONTINUE', 'EXIT' or 'CALLBACK') it continues, raises SolverError,
     or calls callback(solver, *data) (a return of 0 stops the run). Extensions: anderson
-    (Anderson acceleration depth of the sweeps, default 5, 0 = plain Gauss-Seidel) and omega
-    (over-relaxation factor in (0, 2), default 1)."""
+    (Anderson acceleration depth of the sweeps, default 5, 0 = plain Gauss-Seidel), omega
+    (over-relaxation factor in (0, 2), default 1) and residual (default 0 = off: also stop
+    once the relative natural-map residual, Siconos' fc3d error, is <= residual)."""
 
     def __init__(self, epsilon, maxiter, meritval=1e-3, failure="CONTINUE", diagepsilon=None,
                  diagmaxiter=None, diagsolver="SEMISMOOTH_NEWTON", data=None, callback=None,
-                 anderson=5, omega=1.0):
+                 anderson=5, omega=1.0, residual=0.0):
         self._variant = "FULL"
         self._innerloops = 1
         r = "GAUSS_SEIDEL_SOLVER"
@@ -72,6 +73,7 @@ class GAUSS_SEIDEL_SOLVER(_IterationsHistory):
         self._data = data
         self.anderson = anderson
         self.omega = omega
+        self.residual = residual
 
     def _set(self, name, value, kind):
         r = f"GAUSS_SEIDEL_SOLVER"
@@ -110,6 +112,15 @@ class GAUSS_SEIDEL_SOLVER(_IterationsHistory):
         if not 0.0 < v < 2.0:
             raise ValueError(f"GAUSS_SEIDEL_SOLVER: argument 'omega' must lie in (0, 2), got {v}")
         self._s.omega = v
+
+    @property
+    def residual(self):
+        return self._s.residual
+
+    @residual.setter
+    def residual(self, v):
+        # Extension: also stop once Siconos' relative natural-map residual is <= residual.
+        self._s.residual = A.positive(v, "GAUSS_SEIDEL_SOLVER", "residual", allow_zero=True)
 
     @property
     def diagsolver(self):
@@ -244,12 +255,15 @@ class NEWTON_SOLVER(_IterationsHistory):
     Solfec-1.0 arguments without a meaning here (bot, which, stepcontrol, maxmatvec, omega,
     linver, theta, reldelta) are accepted and ignored. SPRING_DASHPOT contacts are not
     supported (use PENALTY_SOLVER). Members mvhist (GMRES products with W per Newton step)
-    and itershist (iterations of every solve, after itershist = 'ON')."""
+    and itershist (iterations of every solve, after itershist = 'ON'). Extensions: smoothing
+    (default 10; 0 = off): Gauss-Seidel sweeps from the Newton iterate when the line search
+    fails or the merit stalls (rounds double), then Newton continues; proximal (default 0 =
+    off): proximal factor of the Newton matrix for rank-deficient W."""
 
     def __init__(self, meritval=1e-8, maxiter=1000, locdyn="ON", linminiter=5, resdec=None,
                  bot=None, which=None, stepcontrol=None, linmaxiter=10, maxmatvec=None,
                  epsilon=0.25, delta=0.0, omega=None, nonmonlength=5, gsflag="ON",
-                 linver="GMRES", theta=None, reldelta=None):
+                 linver="GMRES", theta=None, reldelta=None, proximal=0.0, smoothing=10):
         r = "NEWTON_SOLVER"
         self._s = _solfec.NewtonSolver()
         self.meritval = meritval
@@ -260,6 +274,8 @@ class NEWTON_SOLVER(_IterationsHistory):
         self.delta = delta
         self.nonmonlength = nonmonlength
         self.gsflag = gsflag
+        self.proximal = proximal
+        self.smoothing = smoothing
         self.locdyn = locdyn
         self.linver = A.choice(linver, r, "linver", ("GMRES", "DIAG"))
         if reldelta is not None:
@@ -287,6 +303,13 @@ class NEWTON_SOLVER(_IterationsHistory):
     linmaxiter = property(lambda s: s._s.linmaxiter, lambda s, v: s._int("linmaxiter", v, 1))
     nonmonlength = property(lambda s: s._s.nonmonlength,
                             lambda s, v: s._int("nonmonlength", v, 1))
+    # Extensions: Gauss-Seidel smoothing sweeps when Newton stalls (0: off) and the proximal
+    # factor of the Newton matrix (0: off), see docs/deck-language.md.
+    smoothing = property(lambda s: s._s.smoothing, lambda s, v: s._int("smoothing", v, 0))
+    proximal = property(lambda s: s._s.proximal,
+                        lambda s, v: setattr(s._s, "proximal",
+                                             A.positive(v, "NEWTON_SOLVER", "proximal",
+                                                        allow_zero=True)))
 
     @property
     def epsilon(self):
@@ -329,6 +352,7 @@ class NEWTON_SOLVER(_IterationsHistory):
     message = property(lambda s: s._s.last_stats.message)
     fallback = property(lambda s: s._s.fell_back)
     linear_iters = property(lambda s: s._s.linear_iters)
+    smoothing_sweeps = property(lambda s: s._s.smoothing_sweeps)
 
     # Failures are reported in the statistics only (after the Gauss-Seidel fallback).
     def _on_failure(self, stats):

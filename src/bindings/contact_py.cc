@@ -2,12 +2,13 @@
 #include <pybind11/pybind11.h>
 #include <pybind11/stl.h>
 
+#include <algorithm>
+#include <map>
 #include <string>
 #include <tuple>
 #include <vector>
 
 #include "base/errors.h"
-#include "base/timer.h"
 #include "bindings/bindings.h"
 #include "domain/domain.h"
 
@@ -70,36 +71,38 @@ void DefineContact(py::module_& m) {
   // Timings [s] and counts of the last node-to-face search, and the accumulated search time.
   m.def("node_to_face_stats", [](const Domain& d) { return StatsDict(d.node_to_face); });
   m.def("node_to_face_reset_timer", [](Domain& d) { d.node_to_face.ResetAccumulated(); });
-  // Runs the three-stage search and the brute-force search on the current configuration
-  // (`repeat` times each, best time kept) and compares the contact sets.
+  // Runs one node-to-face search on the current configuration `repeat` times (method
+  // 'THREE_STAGE', 'CLASSIC_BVH', 'BRUTE_FORCE' or 'BRUTE_FORCE_BOXED'): the least process
+  // CPU time, the stats of the last run and the contacts as (master, slave, node, face).
   m.def(
-      "node_to_face_compare",
-      [](Domain& d, int repeat) {
+      "node_to_face_search",
+      [](Domain& d, const std::string& method, int repeat) {
+        using contact::SearchMethod;
+        const std::map<std::string, SearchMethod> methods = {
+            {"THREE_STAGE", SearchMethod::kThreeStage},
+            {"CLASSIC_BVH", SearchMethod::kClassicBvh},
+            {"BRUTE_FORCE", SearchMethod::kBruteForce},
+            {"BRUTE_FORCE_BOXED", SearchMethod::kBruteForceBoxed}};
+        const auto it = methods.find(method);
+        if (it == methods.end())
+          throw InputError("node_to_face_search: unknown method '" + method +
+                           "' (argument 'method'); use 'THREE_STAGE', 'CLASSIC_BVH', "
+                           "'BRUTE_FORCE' or 'BRUTE_FORCE_BOXED'");
         const auto bodies = Bodies(d);
         const contact::NodeToFaceFilters f{&d.excluded_bodies, &d.excluded_surfaces};
-        std::vector<NodeFaceContact> fast, brute;
-        double t_fast = 1e300, t_brute = 1e300;
+        std::vector<NodeFaceContact> found;
+        double best = 1e300;
         for (int i = 0; i < std::max(1, repeat); ++i) {
-          Timer t;
-          fast = d.node_to_face.Search(bodies, d.step(), f);
-          t_fast = std::min(t_fast, t.Stop());
-        }
-        py::dict stats = StatsDict(d.node_to_face);
-        for (int i = 0; i < std::max(1, repeat); ++i) {
-          Timer t;
-          brute = d.node_to_face.SearchBruteForce(bodies, d.step(), f);
-          t_brute = std::min(t_brute, t.Stop());
+          found = d.node_to_face.SearchWith(it->second, bodies, d.step(), f);
+          best = std::min(best, d.node_to_face.stats().total);
         }
         py::dict r;
-        r["three_stage_time"] = t_fast;
-        r["brute_force_time"] = t_brute;
-        r["contacts"] = fast.size();
-        r["brute_force_contacts"] = brute.size();
-        r["same"] = Keys(fast) == Keys(brute);
-        r["stats"] = stats;
+        r["time"] = best;
+        r["contacts"] = Keys(found);
+        r["stats"] = StatsDict(d.node_to_face);
         return r;
       },
-      py::arg("domain"), py::arg("repeat") = 1);
+      py::arg("domain"), py::arg("method") = "THREE_STAGE", py::arg("repeat") = 1);
 }
 
 }  // namespace solfec::bindings

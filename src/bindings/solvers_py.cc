@@ -139,10 +139,12 @@ void DefineSolvers(py::module_& m) {
   newton_option("delta", &NewtonOptions::delta);
   newton_option("proximal", &NewtonOptions::proximal);  // extension (benchmarks)
   newton_option("nonmonlength", &NewtonOptions::nonmonlength);
+  newton_option("smoothing", &NewtonOptions::smoothing);
   newton_option("gsflag", &NewtonOptions::gsflag);
   newton_option("locdyn", &NewtonOptions::locdyn);
   ns.def_property_readonly("fell_back", &NewtonSolver::fell_back);
   ns.def_property_readonly("linear_iters", &NewtonSolver::linear_iters);
+  ns.def_property_readonly("smoothing_sweeps", &NewtonSolver::smoothing_sweeps);
   ns.def_property_readonly("last_stats", &NewtonSolver::last_stats,
                            py::return_value_policy::reference_internal);
 

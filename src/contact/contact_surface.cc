@@ -2,6 +2,7 @@
 #include "contact/contact_surface.h"
 
 #include <algorithm>
+#include <cmath>
 #include <map>
 
 #include "body/fem/fe_body.h"
@@ -43,6 +44,7 @@ void ContactSurface::Build(const Body& b) {
   nodes_.clear();
   node_surfid_.clear();
   node_faces_.clear();
+  slot_.clear();
   layout_.clear();
   is_mesh_ = CanBeSlave(b);
   if (is_mesh_) BuildMesh(b);
@@ -72,6 +74,8 @@ void ContactSurface::BuildMesh(const Body& b) {
       node_faces_[it->second].push_back(fi);
     }
   }
+  slot_.assign(ref_points_.size(), -1);
+  for (const auto& [point, k] : slot) slot_[point] = k;
 }
 
 void ContactSurface::BuildConvexes(const Body& b) {
@@ -154,39 +158,75 @@ void ContactSurface::Refresh(const Body& b) {
     max_speed_ = std::max(max_speed_, velocities_[i].norm());
     bounds_.Extend(points_[i]);
   }
-  // Face diameters.
+  // Face diameters (the longest vertex distance) and area vectors (slave surfaces).
   const int nf = static_cast<int>(faces_.size());
+  const int nn = static_cast<int>(nodes_.size());
   face_diam_.resize(nf);
+  face_area_.resize(nn > 0 ? nf : 0);
   mean_diam_ = 0.0;
   Vec3 x[4];
   for (int f = 0; f < nf; ++f) {
     const int n = face_vertices(f, x);
-    double d = 0.0;
+    double d2 = 0.0;
     for (int a = 0; a < n; ++a)
-      for (int c = a + 1; c < n; ++c) d = std::max(d, (x[a] - x[c]).norm());
-    face_diam_[f] = d;
-    mean_diam_ += d;
+      for (int c = a + 1; c < n; ++c) d2 = std::max(d2, (x[a] - x[c]).squaredNorm());
+    face_diam_[f] = std::sqrt(d2);
+    mean_diam_ += face_diam_[f];
+    if (nn > 0) face_area_[f] = AreaVector(x, n);
   }
   if (nf > 0) mean_diam_ /= nf;
   // Slave nodes: area-weighted normals, tributary areas, point boxes.
-  const int nn = static_cast<int>(nodes_.size());
   if (nn == 0) return;
-  node_normal_.assign(nn, Vec3::Zero());
-  node_area_.assign(nn, 0.0);
-  std::vector<Aabb> node_boxes(nn);
+  node_normal_.resize(nn);
+  node_area_.resize(nn);
+  node_boxes_.resize(nn);
   for (int k = 0; k < nn; ++k) {
+    Vec3 normal = Vec3::Zero();
+    double area = 0.0;
     for (int f : node_faces_[k]) {
-      const int n = face_vertices(f, x);
-      const Vec3 A = AreaVector(x, n);
-      node_normal_[k] += A;
-      node_area_[k] += A.norm() / n;
+      normal += face_area_[f];
+      area += face_area_[f].norm() / faces_[f].size;
     }
-    const double len = node_normal_[k].norm();
-    if (len > 0.0) node_normal_[k] /= len;
-    node_boxes[k].Extend(points_[nodes_[k]]);
+    const double len = normal.norm();
+    node_normal_[k] = len > 0.0 ? Vec3(normal / len) : normal;
+    node_area_[k] = area;
+    node_boxes_[k].lo = node_boxes_[k].hi = points_[nodes_[k]];
   }
-  if (node_bvh_.size() == nn && !node_bvh_.empty()) node_bvh_.Refit(node_boxes);
-  else node_bvh_.Build(node_boxes);
+  if (node_bvh_.size() == nn && !node_bvh_.empty()) node_bvh_.Refit(node_boxes_);
+  else node_bvh_.Build(node_boxes_);
+}
+
+Vec3 ContactSurface::NormalBound(const Vec3* x, int n) {
+  // N(s, t) = S_s x S_t: constant on a triangle; on a bilinear quad S_s = a + b t and
+  // S_t = c + b s (b = S_st), so N = a x c + s (a x b) + t (b x c) is affine in (s, t) and
+  // stays in the convex hull of its four corner values.
+  Vec3 N[4];
+  int m = 1;
+  if (n == 3) {
+    N[0] = (x[1] - x[0]).cross(x[2] - x[0]);
+  } else {
+    m = 4;
+    for (int c = 0; c < 4; ++c) {  // corners (-1,-1), (1,-1), (1,1), (-1,1)
+      const Vec3 Ss = c == 0 || c == 1 ? Vec3(x[1] - x[0]) : Vec3(x[2] - x[3]);
+      const Vec3 St = c == 0 || c == 3 ? Vec3(x[3] - x[0]) : Vec3(x[2] - x[1]);
+      N[c] = Ss.cross(St);
+    }
+  }
+  Vec3 d = Vec3::Zero();
+  for (int c = 0; c < m; ++c) d += N[c];
+  const double len = d.norm();
+  if (!(len > 0.0)) return Vec3::Ones();
+  d /= len;
+  // |N| >= N . d >= min over the corners of N . d; |N_i| <= max over the corners of |N_i|.
+  double lower = 1e300;
+  Vec3 upper = Vec3::Zero();
+  for (int c = 0; c < m; ++c) {
+    lower = std::min(lower, N[c].dot(d));
+    upper = upper.cwiseMax(N[c].cwiseAbs());
+  }
+  if (!(lower > 0.0)) return Vec3::Ones();
+  // Relative safety 1e-6: the inside test accepts (s, t) up to 1e-9 outside the face.
+  return (upper * ((1.0 + 1e-6) / lower)).cwiseMin(1.0);
 }
 
 void ContactSurface::FitFaces(double inflate, double depth_fraction, double depth_cap) {
@@ -197,9 +237,13 @@ void ContactSurface::FitFaces(double inflate, double depth_fraction, double dept
     const int n = face_vertices(f, x);
     Aabb box;
     for (int a = 0; a < n; ++a) box.Extend(x[a]);
-    // 1e-6 d more than the accepted gaps: covers the inside tolerance of the projection.
-    box.Inflate(inflate + depth_fraction * std::min(face_diam_[f], depth_cap) +
-                1e-6 * face_diam_[f]);
+    // An accepted node is y = S(s, t) + gap n(s, t) with S in the hull of the vertices and
+    // -depth <= gap <= capture, so |y_i - S_i| <= (capture + depth) max |n_i| along axis i;
+    // 1e-6 d more covers the inside tolerance of the projection.
+    const double reach = inflate + depth_fraction * std::min(face_diam_[f], depth_cap);
+    const Vec3 grow = reach * NormalBound(x, n) + Vec3::Constant(1e-6 * face_diam_[f]);
+    box.lo -= grow;
+    box.hi += grow;
     face_boxes_[f] = box;
   }
   if (face_bvh_.size() == nf && !face_bvh_.empty()) face_bvh_.Refit(face_boxes_);

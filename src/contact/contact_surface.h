@@ -36,9 +36,13 @@ class ContactSurface {
   // Current geometry, free velocities, face diameters, slave-node normals and areas and the
   // refitted node BVH (rebuilds the numbering if the convex layout changed).
   void Refresh(const body::Body& b);
-  // Face boxes inflated by `inflate` plus depth_fraction times min(face diameter,
-  // depth_cap), and the refitted face BVH (after Refresh).
+  // Face boxes holding every point within `inflate` plus depth_fraction times min(face
+  // diameter, depth_cap) of the face along its normal (axis i grown by that reach times a
+  // bound of |n_i| over the face), and the refitted face BVH (after Refresh).
   void FitFaces(double inflate, double depth_fraction, double depth_cap);
+  // Upper bound of |n_i| (i = x, y, z) of the unit normal of the face x[0..n) over its
+  // natural domain (1 where no bound is found, e.g. a strongly warped quad).
+  static Vec3 NormalBound(const Vec3* x, int n);
 
   const body::Body* body() const { return body_; }
   bool is_mesh() const { return is_mesh_; }
@@ -49,6 +53,8 @@ class ContactSurface {
   const std::vector<double>& face_diameters() const { return face_diam_; }
   const std::vector<geometry::Aabb>& face_boxes() const { return face_boxes_; }
   const std::vector<int>& slave_nodes() const { return nodes_; }  // point indices
+  // Slave-node index of each point (-1: not a slave node; empty for convex surfaces).
+  const std::vector<int>& slave_slots() const { return slot_; }
   const std::vector<Vec3>& node_normals() const { return node_normal_; }
   const std::vector<double>& node_areas() const { return node_area_; }
   const std::vector<int>& node_surfids() const { return node_surfid_; }
@@ -70,8 +76,10 @@ class ContactSurface {
   std::vector<Vec3> points_, ref_points_, velocities_;
   std::vector<SurfaceFace> faces_;
   std::vector<double> face_diam_;
+  std::vector<Vec3> face_area_;           // area vectors (slave surfaces only)
+  std::vector<geometry::Aabb> node_boxes_;  // point boxes of the slave nodes
   std::vector<geometry::Aabb> face_boxes_;
-  std::vector<int> nodes_, node_surfid_;
+  std::vector<int> nodes_, node_surfid_, slot_;
   std::vector<Vec3> node_normal_;
   std::vector<double> node_area_;
   std::vector<std::vector<int>> node_faces_;  // faces around each slave node

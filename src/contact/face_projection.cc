@@ -10,27 +10,31 @@ namespace {
 constexpr double kCornerS[4] = {-1.0, 1.0, 1.0, -1.0};
 constexpr double kCornerT[4] = {-1.0, -1.0, 1.0, 1.0};
 
-// S, S_s, S_t and S_st of a face at (s, t).
-void Surface(const Vec3* x, int n, double s, double t, Vec3& S, Vec3& Ss, Vec3& St, Vec3& Sst) {
-  if (n == 3) {
-    Ss = x[1] - x[0];
-    St = x[2] - x[0];
-    S = x[0] + s * Ss + t * St;
-    Sst.setZero();
-    return;
+// A face as a polynomial in (s, t): S = c + s e1 + t e2 + s t e12 (triangle: c = x0,
+// e1 = x1 - x0, e2 = x2 - x0, e12 = 0; quadrilateral: the expansion of sum N_a x_a), set up
+// once per projection so a Newton iteration costs a few vector updates.
+struct FacePolynomial {
+  Vec3 c, e1, e2, e12;
+  FacePolynomial(const Vec3* x, int n) {
+    if (n == 3) {
+      c = x[0];
+      e1 = x[1] - x[0];
+      e2 = x[2] - x[0];
+      e12.setZero();
+      return;
+    }
+    c = 0.25 * (x[0] + x[1] + x[2] + x[3]);
+    e1 = 0.25 * (x[1] + x[2] - x[0] - x[3]);
+    e2 = 0.25 * (x[2] + x[3] - x[0] - x[1]);
+    e12 = 0.25 * (x[0] + x[2] - x[1] - x[3]);
   }
-  S.setZero();
-  Ss.setZero();
-  St.setZero();
-  Sst.setZero();
-  for (int a = 0; a < 4; ++a) {
-    const double sa = kCornerS[a], ta = kCornerT[a];
-    S += 0.25 * (1.0 + s * sa) * (1.0 + t * ta) * x[a];
-    Ss += 0.25 * sa * (1.0 + t * ta) * x[a];
-    St += 0.25 * ta * (1.0 + s * sa) * x[a];
-    Sst += 0.25 * sa * ta * x[a];
+  // S, S_s, S_t at (s, t); S_st = e12.
+  void At(double s, double t, Vec3& S, Vec3& Ss, Vec3& St) const {
+    Ss = e1 + t * e12;
+    St = e2 + s * e12;
+    S = c + s * e1 + t * St;  // = c + s e1 + t e2 + s t e12
   }
-}
+};
 
 }  // namespace
 
@@ -47,13 +51,14 @@ void FaceShapeFunctions(int n, double s, double t, double* N) {
 FaceProjection ProjectOnFace(const Vec3* x, int n, const Vec3& y, double tol) {
   FaceProjection p;
   double s = n == 3 ? 1.0 / 3.0 : 0.0, t = s;
-  Vec3 S, Ss, St, Sst;
+  const FacePolynomial F(x, n);
+  Vec3 S, Ss, St;
   const int max_iter = n == 3 ? 1 : 30;
   for (int k = 0; k < max_iter; ++k) {
-    Surface(x, n, s, t, S, Ss, St, Sst);
+    F.At(s, t, S, Ss, St);
     const Vec3 r = S - y;
     const double f1 = r.dot(Ss), f2 = r.dot(St);
-    const double j11 = Ss.dot(Ss), j22 = St.dot(St), j12 = Ss.dot(St) + r.dot(Sst);
+    const double j11 = Ss.dot(Ss), j22 = St.dot(St), j12 = Ss.dot(St) + r.dot(F.e12);
     double det = j11 * j22 - j12 * j12;
     double ds, dt;
     if (!(det > 1e-14 * j11 * j22)) {
@@ -65,7 +70,7 @@ FaceProjection ProjectOnFace(const Vec3* x, int n, const Vec3& y, double tol) {
       ds = (j22 * f1 - j12 * f2) / det;
       dt = (j11 * f2 - j12 * f1) / det;
     }
-    const double len = std::hypot(ds, dt);
+    const double len = std::sqrt(ds * ds + dt * dt);
     if (len > 1.0) ds /= len, dt /= len;
     s -= ds;
     t -= dt;
@@ -75,7 +80,7 @@ FaceProjection ProjectOnFace(const Vec3* x, int n, const Vec3& y, double tol) {
       break;
     }
   }
-  Surface(x, n, s, t, S, Ss, St, Sst);
+  F.At(s, t, S, Ss, St);
   p.s = s;
   p.t = t;
   p.point = S;

@@ -3,11 +3,13 @@
 // node BVH against face BVH, isoparametric projection), kept as contact constraints.
 #pragma once
 
+#include <cstdint>
 #include <functional>
 #include <list>
 #include <map>
 #include <set>
 #include <tuple>
+#include <unordered_map>
 #include <utility>
 #include <vector>
 
@@ -21,6 +23,18 @@
 namespace solfec::contact {
 
 enum class ContactMethod { kOverlap, kNodeToFace };
+
+// Ways of finding the node-face pairs (all give the same contacts; the domain uses the
+// three-stage search, the others are references for benchmarks and tests).
+enum class SearchMethod {
+  kThreeStage,  // octree over bodies, slave-node BVH against master-face BVH, local test
+  // Octree, then the paper's "classic" BVH: one hierarchy of (inflated) face boxes per
+  // surface, slave faces against master faces, every node of each overlapping slave face
+  // against the master face with the local test (the same node-face pair repeatedly).
+  kClassicBvh,
+  kBruteForce,       // every slave node against every master face: local test on each pair
+  kBruteForceBoxed,  // the same with the inflated-face-box rejection before the projection
+};
 
 struct NodeToFaceOptions {
   // A node in front of a face comes into contact when gap <= max(margin, h max(0, -v_N)),
@@ -46,11 +60,11 @@ struct NodeFaceContact {
   int surf_master = 0, surf_slave = 0;
 };
 
-// Timings [s] and counts of the last search.
+// Process CPU timings [s] and counts of the last search.
 struct NodeToFaceStats {
   double refresh = 0, octree = 0, bvh = 0, local = 0, total = 0;
   int body_pairs = 0;          // stage 1 output (ordered master-slave passes)
-  long elementary_pairs = 0;   // stage 2 output (node-face candidates)
+  long elementary_pairs = 0;   // stage 2 output (node-face pairs given to the local test)
   long box_tests = 0;          // BVH node-pair box tests
   int contacts = 0;            // stage 3 output
 };
@@ -84,10 +98,11 @@ class NodeToFace {
   // of the faces passing the local test, the smallest |gap| (then the lowest face index).
   std::vector<NodeFaceContact> Search(const std::vector<body::Body*>& bodies, double h,
                                       const Filters& filters = {});
-  // The same set by testing every slave node against every master face of every pair of
-  // bodies (no octree, no BVH), on the surfaces of the last Search.
-  std::vector<NodeFaceContact> SearchBruteForce(const std::vector<body::Body*>& bodies,
-                                                double h, const Filters& filters = {});
+  // The same search (refresh included) with another way of finding the node-face pairs;
+  // fills stats() but not the accumulated time.
+  std::vector<NodeFaceContact> SearchWith(SearchMethod method,
+                                          const std::vector<body::Body*>& bodies, double h,
+                                          const Filters& filters = {});
 
   // Replaces the node-to-face contacts in `constraints` by those of a new Search: a contact
   // of the same (master, slave, node) keeps its reaction (age + 1, tangent kept continuous);
@@ -112,17 +127,30 @@ class NodeToFace {
   void Refresh(const std::vector<body::Body*>& bodies, double h);
   std::vector<Pass> Passes(const std::vector<std::pair<int, int>>& body_pairs,
                            const Filters& filters) const;
+  struct Candidate { int pass, node, face; };
+  // Stage 2: the node-face pairs of the passes by the node BVH or the classic face BVH.
+  void Candidates(SearchMethod method, const std::vector<Pass>& passes,
+                  std::vector<Candidate>& out);
   // Stage 3 for node k of surface s against face f of surface m; true when in contact.
-  bool LocalTest(int m, int f, int s, int k, double h, NodeFaceContact& out) const;
-  // Keeps the better of `c` and the current best for its (master, slave, node).
-  static void Keep(std::map<Key, NodeFaceContact>& best, const NodeFaceContact& c);
-  std::vector<NodeFaceContact> Finish(std::map<Key, NodeFaceContact>& best,
+  // `box_check`: first reject a node outside the face's inflated box (implied by the rest).
+  bool LocalTest(int m, int f, int s, int k, double h, bool box_check,
+                 NodeFaceContact& out) const;
+  // Of the node-face pairs in contact, the best per (master, slave, node), sorted, with
+  // the master's referential point; drops excluded surface pairs.
+  std::vector<NodeFaceContact> Finish(std::vector<NodeFaceContact>& found,
                                       const Filters& filters) const;
 
   std::map<Id, ContactSurface> surfaces_;  // by body id
   std::vector<ContactSurface*> active_;    // refreshed surfaces of the current search
   std::vector<double> margin_;             // per active surface (as a slave)
-  std::map<Key, double> previous_gap_;     // gaps of the existing contacts (keep rule)
+  struct KeyHash {
+    size_t operator()(const Key& k) const {
+      const auto u = [](auto v) { return static_cast<uint64_t>(v); };
+      return std::hash<uint64_t>()((u(std::get<0>(k)) * 1000003u + u(std::get<1>(k))) *
+                                       1000003u + u(std::get<2>(k)));
+    }
+  };
+  std::unordered_map<Key, double, KeyHash> previous_gap_;  // of existing contacts (keep rule)
   double max_previous_gap_ = 0.0;
   NodeToFaceStats stats_;
   double accumulated_ = 0.0;

@@ -11,7 +11,7 @@ namespace solfec::contact {
 
 struct OctreeOptions {
   int max_items = 3;  // an octant holding more boxes than this is split ...
-  int max_depth = 6;  // ... unless it lies this deep (the root has depth 0)
+  int max_depth = 3;  // ... unless it lies this deep (the root has depth 0); paper: 3, 3
 };
 
 // All pairs (i, j), i < j, of overlapping boxes, sorted. The root octant is the box of all

@@ -1,4 +1,4 @@
-// Top-down median-split AABB hierarchy, bottom-up refit and the dual-tree traversal.
+// Top-down median-split AABB hierarchy and its bottom-up refit.
 #include "contact/surface_bvh.h"
 
 #include <algorithm>
@@ -62,34 +62,6 @@ void SurfaceBvh::Refit(const std::vector<Aabb>& boxes) {
       n.box.Extend(nodes_[n.right].box);
     }
   }
-}
-
-long TraversePairs(const SurfaceBvh& a, const SurfaceBvh& b,
-                   const std::function<void(int, int)>& visit) {
-  if (a.empty() || b.empty()) return 0;
-  const auto& na = a.nodes();
-  const auto& nb = b.nodes();
-  long tests = 0;
-  std::vector<std::pair<int, int>> stack;
-  stack.reserve(128);
-  stack.emplace_back(0, 0);
-  while (!stack.empty()) {
-    const auto [i, j] = stack.back();
-    stack.pop_back();
-    ++tests;
-    if (!na[i].box.Overlaps(nb[j].box)) continue;
-    const bool leaf_a = na[i].primitive >= 0, leaf_b = nb[j].primitive >= 0;
-    if (leaf_a && leaf_b) {
-      visit(na[i].primitive, nb[j].primitive);
-    } else if (!leaf_a) {
-      stack.emplace_back(na[i].right, j);
-      stack.emplace_back(na[i].left, j);
-    } else {
-      stack.emplace_back(i, nb[j].right);
-      stack.emplace_back(i, nb[j].left);
-    }
-  }
-  return tests;
 }
 
 }  // namespace solfec::contact

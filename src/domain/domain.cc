@@ -5,6 +5,7 @@
 #include <cmath>
 #include <cstdio>
 #include <sstream>
+#include <unordered_set>
 
 #include "base/errors.h"
 #include "base/math.h"
@@ -243,6 +244,15 @@ void Domain::CheckPenetration() const {
 void Domain::AccountContactWork(double h) {
   // Work of the average reaction over the step: h R . (U(t) + U(t+h)) / 2, normal part into
   // contact work and tangential part into friction work; split evenly between two bodies.
+  // PUT_SPRING: the work of the dashpot part of the force into contact work (its elastic
+  // part is the spring's stored energy, added to INTERNAL by ComputeEnergy).
+  for (const Constraint& c : constraints_) {
+    if (c.kind != ConstraintKind::kSpring) continue;
+    const double wd = SpringDashpotWork(c, h);
+    const double share = c.body1 && c.body2 ? 0.5 : 1.0;
+    for (Body* b : {c.body1, c.body2})
+      if (b) b->contact_work += share * wd;
+  }
   for (const Constraint& c : constraints_) {
     if (c.kind != ConstraintKind::kContact) continue;
     const Vec3 Um = 0.5 * (c.U + c.U_prev);
@@ -298,6 +308,15 @@ Energy Domain::ComputeEnergy(const std::vector<const body::Body*>& bodies) const
     e.external += b->external_work;
     e.contact += b->contact_work;
     e.friction += b->friction_work;
+  }
+  // PUT_SPRING stored energy, shared like the work of a constraint by its bodies in the set.
+  const std::unordered_set<const Body*> in_set(bodies.begin(), bodies.end());
+  for (const Constraint& c : constraints_) {
+    if (c.kind != ConstraintKind::kSpring) continue;
+    const double share = c.body1 && c.body2 ? 0.5 : 1.0;
+    const int in = static_cast<int>(c.body1 && in_set.count(c.body1)) +
+                   static_cast<int>(c.body2 && in_set.count(c.body2));
+    if (in > 0) e.internal += in * share * SpringPotential(c);
   }
   return e;
 }

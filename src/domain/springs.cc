@@ -68,6 +68,39 @@ void UpdateSpring(Constraint& c, bool quasi_static) {
   c.base = BaseFromNormal(c.body2 ? n : Vec3(-n));
 }
 
+double CurrentStroke(const Constraint& c) {
+  const Vec3 x1 = Point1(c), x2 = Point2(c);
+  const Vec3 d = x2 - x1;
+  const double L = c.spring_update == SpringUpdate::kFollower ? d.norm()
+                                                              : d.dot(SpringAxis(c, x1, x2));
+  return L - c.spring_length0;
+}
+
+double SpringPotential(const Constraint& c) {
+  if (!c.spring_function) return 0.0;
+  const double s = CurrentStroke(c);
+  if (s == 0.0) return 0.0;
+  // 5-point Gauss-Legendre rule on 2 halves of [0, s].
+  constexpr double kX[5] = {0.0, -0.5384693101056831, 0.5384693101056831,
+                            -0.9061798459386640, 0.9061798459386640};
+  constexpr double kW[5] = {0.5688888888888889, 0.4786286704993665, 0.4786286704993665,
+                            0.2369268850561891, 0.2369268850561891};
+  double work = 0.0;
+  for (int half = 0; half < 2; ++half) {
+    const double mid = (0.25 + 0.5 * half) * s, rad = 0.25 * s;
+    for (int k = 0; k < 5; ++k) work += kW[k] * rad * c.spring_function(mid + rad * kX[k], 0.0);
+  }
+  return -work;
+}
+
+double SpringDashpotWork(const Constraint& c, double h) {
+  if (!c.spring_function) return 0.0;
+  const double UN = c.U.z(), V = c.U_prev.z();
+  const double s = c.spring_quasi_static ? c.stroke + h * UN : c.stroke + 0.25 * h * (UN - V);
+  const double Um = c.spring_quasi_static ? UN : 0.5 * (UN + V);
+  return h * (c.R.z() - c.spring_function(s, 0.0)) * Um;
+}
+
 contact::Constraint MakeSpring(body::Body* body1, const Vec3& p1, body::Body* body2,
                                const Vec3& p2, contact::SpringFunction f,
                                const std::optional<Vec3>& direction, SpringUpdate update) {

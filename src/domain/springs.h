@@ -28,4 +28,19 @@ Vec3 SpringAxis(const contact::Constraint& c, const Vec3& x1, const Vec3& x2);
 // whether the step is QUASI_STATIC (q(t+h) = q(t) + h u instead of the split midpoint).
 void UpdateSpring(contact::Constraint& c, bool quasi_static = false);
 
+// Stroke [m] at the bodies' current configuration (at the end of a step: s(t+h)).
+double CurrentStroke(const contact::Constraint& c);
+
+// Stored elastic energy [J] of the spring at its current stroke s: the potential of the
+// velocity-independent force, E(s) = -int_0^s f(x, 0) dx (Gauss-Legendre, exact for
+// polynomial f(., 0) up to degree 9); 0 without a function (restored from a file).
+double SpringPotential(const contact::Constraint& c);
+
+// Work [J] of the velocity-dependent (dashpot) part of the spring force over the last step
+// of length h: h (R_N - f(s_f, 0)) (U_N(t) + U_N(t+h)) / 2, s_f the stroke at which the
+// step's force was evaluated (implicit midpoint; QUASI_STATIC s(t) + h U_N). <= 0 for a
+// dissipative dashpot; for a linear spring-dashpot the step's total work h R_N U_mid is
+// exactly this plus -(E(s(t+h)) - E(s(t))).
+double SpringDashpotWork(const contact::Constraint& c, double h);
+
 }  // namespace solfec::domain

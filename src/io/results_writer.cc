@@ -8,6 +8,7 @@
 #include <cstring>
 #include <fstream>
 #include <stdexcept>
+#include <unordered_map>
 
 #include "base/errors.h"
 #include "base/timer.h"
@@ -16,6 +17,7 @@
 #include "body/fem/ffr_body.h"
 #include "body/fem/reduced_fe_body.h"
 #include "contact/constraint.h"
+#include "domain/springs.h"
 
 namespace solfec::io {
 
@@ -407,11 +409,20 @@ void ResultsWriter::WriteFrame(const domain::Domain& d, int newbods, int delbods
   states_.clear();
   qbuf_.clear();
   ubuf_.clear();
+  // PUT_SPRING stored energy, half to each body of a two-body spring (as ENERGY).
+  std::unordered_map<const body::Body*, double> spring_energy;
+  for (const contact::Constraint& c : d.constraints()) {
+    if (c.kind != contact::ConstraintKind::kSpring) continue;
+    const double share = (c.body1 && c.body2 ? 0.5 : 1.0) * domain::SpringPotential(c);
+    if (c.body1) spring_energy[c.body1] += share;
+    if (c.body2) spring_energy[c.body2] += share;
+  }
   for (const auto& b : d.bodies()) {
     BodyStateRow s;
     s.id = b->id();
     s.energy[0] = b->KineticEnergy();
-    s.energy[1] = 0.0;  // internal: deformable kinds
+    const auto spring = spring_energy.find(b.get());
+    s.energy[1] = b->InternalEnergy() + (spring == spring_energy.end() ? 0.0 : spring->second);
     s.energy[2] = b->external_work;
     s.energy[3] = b->contact_work;
     s.energy[4] = b->friction_work;

@@ -80,6 +80,7 @@ SolverStats AutoSolver::Solve(BlockProblem& problem) {
       o.meritval = options_.meritval;
       o.maxiter = window;
       o.gsflag = false;
+      o.smoothing = 0;  // the Gauss-Seidel windows take that role
       newton_.set_options(o);
       s = newton_.Solve(problem);
       newton_iters_ += s.iters;

@@ -15,7 +15,9 @@ namespace solfec::solvers {
 
 namespace {
 
-constexpr int kMaxCycles = 10;         // GMRES restarts per Newton step
+// GMRES restart cycles per Newton step; a cycle that does not lower the linear residual
+// ends the step (J is nearly singular on rank-deficient W, src/solvers/README.md).
+constexpr int kMaxCycles = 10;
 constexpr double kArmijo = 1e-4;       // sufficient decrease of the line search
 constexpr double kMinStep = 1e-10;     // smallest line search step before 'no progress'
 constexpr int kMaxCohesionPasses = 8;  // re-solves after cohesive bonds break
@@ -24,6 +26,9 @@ constexpr int kMaxCohesionPasses = 8;  // re-solves after cohesive bonds break
 // to kProxMax, x0.8 after a full step that lowered |C|, dropped to 0 below kProxMin
 // (0.5 and 0.25 made fe-200 of the FCLIB benchmark 2-3x slower, see src/solvers/README.md).
 constexpr double kProxUp = 2.0, kProxDown = 0.8, kProxMin = 1e-3, kProxMax = 10.0;
+// Smoothing (NewtonOptions::smoothing) after this many Newton iterations without halving
+// the best merit so far.
+constexpr int kStallWindow = 4;
 
 void Fail(const char* arg, const std::string& what) {
   throw InputError(std::string("NEWTON_SOLVER: ") + what + " (argument '" + arg + "')");
@@ -42,6 +47,7 @@ void NewtonOptions::Validate() const {
   if (!(delta >= 0.0) || !std::isfinite(delta)) Fail("delta", "must be >= 0");
   if (!(proximal >= 0.0) || !std::isfinite(proximal)) Fail("proximal", "must be >= 0");
   if (nonmonlength < 1) Fail("nonmonlength", "must be >= 1");
+  if (smoothing < 0) Fail("smoothing", "must be >= 0 (0: off)");
 }
 
 NewtonSolver::NewtonSolver(const NewtonOptions& options) { set_options(options); }
@@ -159,10 +165,14 @@ int NewtonSolver::Gmres(const BlockProblem& p, VecX& dR) {
   MatX V(n, m + 1), H = MatX::Zero(m + 1, m);
   VecX g(m + 1), cs(m), sn(m), w, z, r;
   int total = 0;
+  double beta_prev = 0.0;
   for (int cycle = 0; cycle < kMaxCycles; ++cycle) {
     MultiplyJ(p, dR, r);
     r = rhs - r;
     double beta = r.norm();
+    // A restart cycle that did not lower the residual: J is (nearly) singular on it.
+    if (cycle > 0 && beta >= beta_prev) break;
+    beta_prev = beta;
     if (beta <= tol && total >= options_.linminiter) break;
     if (beta <= 1e-15 * rnorm0) break;
     V.col(0) = r / beta;
@@ -218,6 +228,25 @@ void NewtonSolver::RaiseProximal() {
                        : std::min(prox_ * kProxUp, kProxMax * options_.proximal);
 }
 
+bool NewtonSolver::Smooth(BlockProblem& problem, SolverStats& stats, double& merit) {
+  const int sweeps = std::min(smoothing_next_, options_.maxiter - stats.iters);
+  smoothing_next_ = std::min(2 * smoothing_next_, options_.maxiter);  // doubles per round
+  if (sweeps < 1) return false;
+  GaussSeidelOptions o;
+  o.meritval = options_.meritval;
+  o.epsilon = 1e-14;  // stop on the merit (or the sweep count) only
+  o.diagepsilon = std::min(options_.meritval, 1e-4) / 100.0;
+  o.maxiter = sweeps;
+  GaussSeidelSolver gs(o);
+  const SolverStats g = gs.Solve(problem);
+  smoothing_sweeps_ += g.iters;
+  stats.iters += g.iters;
+  stats.merhist.insert(stats.merhist.end(), g.merhist.begin(), g.merhist.end());
+  stats.mvhist.insert(stats.mvhist.end(), g.iters, 0);  // no GMRES products in a sweep
+  merit = ComputeMerit(problem, W_inv_, MeritDenominator(problem.B, W_inv_));
+  return g.iters > 0;
+}
+
 SolverStats NewtonSolver::Solve(BlockProblem& problem) {
   problem.Validate("NEWTON_SOLVER");
   const int n = problem.size();
@@ -228,6 +257,8 @@ SolverStats NewtonSolver::Solve(BlockProblem& problem) {
   if (static_cast<int>(problem.R.size()) != n) problem.R.assign(n, Vec3::Zero());
   fell_back_ = false;
   linear_iters_ = 0;
+  smoothing_sweeps_ = 0;
+  smoothing_next_ = options_.smoothing;
   SolverStats stats;
   InvertDiagonalBlocks(problem, W_inv_);
   const double denominator = MeritDenominator(problem.B, W_inv_);
@@ -249,6 +280,18 @@ SolverStats NewtonSolver::Solve(BlockProblem& problem) {
     double phi = Residual(problem, problem.R, true);
     std::deque<double> memory{phi};
     no_progress = false;
+    double best = merit;  // stall test of the smoothing
+    int stalled = 0;
+    // Smoothing restarts Newton from the Gauss-Seidel iterate (plain matrix, fresh memory).
+    auto smooth = [&]() {
+      if (!Smooth(problem, stats, merit)) return false;
+      prox_ = 0.0;
+      phi = Residual(problem, problem.R, true);
+      memory.assign(1, phi);
+      best = merit;
+      stalled = 0;
+      return true;
+    };
     while (merit > options_.meritval && stats.iters < options_.maxiter) {
       const int gmres_iters = Gmres(problem, dR);
       linear_iters_ += gmres_iters;
@@ -268,6 +311,7 @@ SolverStats NewtonSolver::Solve(BlockProblem& problem) {
           phi = Residual(problem, problem.R, true);
           continue;
         }
+        if (options_.smoothing > 0 && smooth()) continue;
         no_progress = true;
         break;
       }
@@ -289,6 +333,13 @@ SolverStats NewtonSolver::Solve(BlockProblem& problem) {
       phi = Residual(problem, problem.R, true);
       memory.push_back(phi);
       if (static_cast<int>(memory.size()) > options_.nonmonlength) memory.pop_front();
+      if (merit <= 0.5 * best) {
+        best = merit;
+        stalled = 0;
+      } else if (++stalled >= kStallWindow && options_.smoothing > 0 &&
+                 merit > options_.meritval) {
+        smooth();
+      }
     }
     stats.merit = merit;
     // Cohesive contacts separating at R_N = -cohesion break; solve again without them.

@@ -30,6 +30,12 @@ struct NewtonOptions {
   // on well-posed long chains it slowed Newton down (src/solvers/README.md).
   double proximal = 0.0;
   int nonmonlength = 5;    // memory of the nonmonotone line search
+  // Gauss-Seidel smoothing (extension; 0 = off = Solfec-1.0's Newton): when the line search
+  // makes no progress, or the merit has not halved over 4 Newton iterations, up
+  // to `smoothing` Gauss-Seidel sweeps (Anderson 5; twice as many in every later round of
+  // the same solve) run from the Newton iterate and Newton restarts from theirs. Redundant contact points (rank-deficient W: FE contact patches)
+  // give |C|^2 stationary points other than solutions, where Newton alone stalls.
+  int smoothing = 10;
   bool gsflag = true;      // on failure continue by Gauss-Seidel from the Newton iterate
   // 'locdyn': true assembles W (3x3 blocks); false asks for a matrix-free W (products
   // through the bodies, BlockProblem::W_operator), Gauss-Seidel fallback assembles it.
@@ -49,7 +55,8 @@ class NewtonSolver final : public ConstraintSolver {
   // fell_back() is set and stats.message says so. Rows with law.spring_dashpot throw
   // InputError (only PENALTY_SOLVER handles them). Products with W go through
   // BlockProblem::MultiplyW (the W_operator when set: locdyn 'OFF'). stats.mvhist holds
-  // the GMRES iterations (W products) of every Newton step.
+  // the GMRES iterations (W products) of every Newton step and 0 for every smoothing sweep
+  // (those sweeps also count in stats.iters and merhist).
   SolverStats Solve(BlockProblem& problem) override;
   const char* name() const override { return "NEWTON_SOLVER"; }
   bool matrix_free() const override { return !options_.locdyn; }
@@ -59,6 +66,7 @@ class NewtonSolver final : public ConstraintSolver {
   const SolverStats& last_stats() const { return last_stats_; }
   bool fell_back() const { return fell_back_; }
   int linear_iters() const { return linear_iters_; }  // GMRES iterations of the last Solve
+  int smoothing_sweeps() const { return smoothing_sweeps_; }  // of the last Solve
 
  private:
   // Residual C(R) into C_ (U_ = B + W R must be current) and, if jacobian, the blocks
@@ -69,11 +77,16 @@ class NewtonSolver final : public ConstraintSolver {
   // Solves J dR = -C by right-preconditioned restarted GMRES; returns iterations.
   int Gmres(const BlockProblem& p, VecX& dR);
   void RaiseProximal();  // 0 -> options_.proximal, else x2 up to 10 options_.proximal
+  // Up to options_.smoothing Gauss-Seidel sweeps from problem.R (within maxiter); updates
+  // stats (iters, merhist) and merit; false when no sweep was possible.
+  bool Smooth(BlockProblem& problem, SolverStats& stats, double& merit);
 
   NewtonOptions options_;
   SolverStats last_stats_;
   bool fell_back_ = false;
   int linear_iters_ = 0;
+  int smoothing_sweeps_ = 0;
+  int smoothing_next_ = 0;  // sweeps of the next smoothing round
   std::vector<double> rho_;
   double prox_ = 0.0;  // current proximal factor (starts at options_.proximal)
   std::vector<Vec3> U_, C_, Ushift_, work_, work2_;

@@ -1,17 +1,31 @@
 #!/usr/bin/env python3
-"""Node-to-face contact search benchmark (issue 8; paper section 6, Figs. 16-18): piles of
-20, 40, ..., 120 FINITE_ELEMENT cubes (3 x 3 x 3 HEX8: 64 nodes, 56 surface (contact) nodes,
-54 surface quads each) falling onto an OBSTACLE plate with CONTACT_METHOD 'NODE_TO_FACE'.
+"""Node-to-face contact search benchmark (issue 8; paper section 6, Figs. 16-18, Table 3): piles
+of 20, 40, ..., 120 FINITE_ELEMENT cubes (3 x 3 x 3 HEX8: 64 nodes, 56 surface (contact)
+nodes, 54 surface quads each) falling onto an OBSTACLE plate with CONTACT_METHOD 'NODE_TO_FACE'.
 
-For every pile: a short run (--steps steps) gives the total step time and the share of it
-spent in the node-to-face search (refresh of the surfaces + octree + BVH + local tests);
-then, on the final configuration, the three-stage search and the brute-force reference
-(every slave node against every master face of every pair of bodies, same local test) are
-timed in the same process (best of --repeat) and their contact sets compared.
+For every pile and setting: a short run (--steps steps after one warm-up step) gives the
+process CPU time of the steps and the share of it spent in the node-to-face search (refresh of
+the surfaces + octree + BVH + local tests); then, on the final configuration, the same search
+is timed in the same process (process CPU time, best of --repeat) with four ways of finding
+the node-face pairs, and their contact sets compared:
+  3-stage      octree over bodies, slave-node BVH against master-face BVH, local test (ours);
+  classic      octree, then one face BVH per surface, slave faces against master faces, every
+               node of an overlapping slave face against the master face (paper's "classic");
+  brute        every slave node against every master face, the local test (Newton projection)
+               on every pair (paper's brute force; timed once, it is slow);
+  brute+box    the same with the inflated-face-box rejection before the projection.
+
+Settings (--setting):
+  lim    KIRCHHOFF E = 1e7, nu 0.3, rho 800, DEF_LIM, h = 1e-3, falling at 1 m/s, gravity,
+         Gauss-Seidel 1e-6 / 200 iterations;
+  paper  the paper's runs: BLATZ_KO G = 2e7 (young 5e7, nu 0.25), rho 800, DEF_SEMI_EXPLICIT,
+         h = 1e-4, falling at 10 m/s, no gravity, Gauss-Seidel 1e-8 / 1000 with the
+         DE_SAXCE_FENG diagonal solver (as examples/hyperelastic_cubes).
 
 Usage:
-  SOLFEC_BUILD_DIR=build /usr/bin/python3 tests/benchmarks/run_contact_search.py
-      [--counts 20 40 60 80 100 120] [--steps 10] [--repeat 3] [--json OUT]
+  OPENBLAS_NUM_THREADS=1 SOLFEC_BUILD_DIR=build nice -n 5 /usr/bin/python3 \\
+      tests/benchmarks/run_contact_search.py [--setting lim paper] [--counts 20 40 ... 120]
+      [--steps N] [--repeat 3] [--no-brute] [--json OUT]
 Results and their meaning: tests/benchmarks/README.md ("Node-to-face contact search").
 """
 
@@ -23,6 +37,9 @@ import sys
 import tempfile
 import time
 
+os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
+os.environ.setdefault("OMP_NUM_THREADS", "1")
+
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(os.path.dirname(HERE))
 BUILD = os.environ.get("SOLFEC_BUILD_DIR", os.path.join(ROOT, "build"))
@@ -33,86 +50,133 @@ from solfec import (BODY, BULK_MATERIAL, CONTACT_METHOD, GAUSS_SEIDEL_SOLVER, GR
                     HULL, INITIAL_VELOCITY, RUN, SOLFEC, SURFACE_MATERIAL)
 
 ROW = 5  # cubes per row; rows of 4 per layer -> 20 cubes per layer
+SETTINGS = {
+    "lim": dict(step=1e-3, steps=10, speed=1.0, lateral=0.3),
+    "paper": dict(step=1e-4, steps=40, speed=10.0, lateral=3.0),
+}
+METHODS = ("THREE_STAGE", "CLASSIC_BVH", "BRUTE_FORCE_BOXED", "BRUTE_FORCE")
 
 
-def pile(outdir, count, step, seed=1):
-    """`count` unit cubes in layers of 5 x 4 at 1 mm gaps above a plate, falling at 1 m/s
-    with random lateral velocities of up to 0.3 m/s (fixed seed): every layer touches the
-    one below within a step or two, and neighbours in a layer meet sideways."""
+def pile(outdir, count, setting, seed=1):
+    """`count` unit cubes in layers of 5 x 4 at 1 mm gaps above a plate, falling at the
+    setting's speed with random lateral velocities (fixed seed): every layer touches the one
+    below within a few steps, and neighbours in a layer meet sideways."""
+    s = SETTINGS[setting]
     rng = random.Random(seed)
-    sol = SOLFEC("DYNAMIC", step, outdir)
+    sol = SOLFEC("DYNAMIC", s["step"], outdir)
     sol.verbose = "OFF"
-    bulk = BULK_MATERIAL(sol, young=1e7, poisson=0.3, density=800.0)
+    if setting == "paper":
+        G, nu = 2e7, 0.25
+        bulk = BULK_MATERIAL(sol, model="BLATZ_KO", young=2 * G * (1 + nu), poisson=nu,
+                             density=800.0)
+    else:
+        bulk = BULK_MATERIAL(sol, young=1e7, poisson=0.3, density=800.0)
+        GRAVITY(sol, (0, 0, -9.81))
     SURFACE_MATERIAL(sol, friction=0.5, restitution=0.0)
     w = 6.0
     BODY(sol, "OBSTACLE", HULL([-1, -1, -1, w, -1, -1, w, w, -1, -1, w, -1,
                                 -1, -1, 0, w, -1, 0, w, w, 0, -1, w, 0], 1, 1),
          bulk)
-    GRAVITY(sol, (0, 0, -9.81))
     CONTACT_METHOD(sol, "NODE_TO_FACE")
-    gap = 1e-3
+    gap, lat = 1e-3, s["lateral"]
     for n in range(count):
         i, j, k = n % ROW, (n // ROW) % 4, n // (4 * ROW)
         x, y, z = i * (1 + gap), j * (1 + gap), gap + k * (1 + gap)
         c = [x, y, z, x + 1, y, z, x + 1, y + 1, z, x, y + 1, z,
              x, y, z + 1, x + 1, y, z + 1, x + 1, y + 1, z + 1, x, y + 1, z + 1]
         b = BODY(sol, "FINITE_ELEMENT", HEX(c, 3, 3, 3, 1, [1] * 6), bulk)
-        INITIAL_VELOCITY(b, (rng.uniform(-0.3, 0.3), rng.uniform(-0.3, 0.3), -1.0), (0, 0, 0))
+        if setting == "paper":
+            b.scheme = "DEF_SEMI_EXPLICIT"
+        INITIAL_VELOCITY(b, (rng.uniform(-lat, lat), rng.uniform(-lat, lat), -s["speed"]),
+                         (0, 0, 0))
     return sol
 
 
-def measure(count, steps, repeat, step):
+def solver(setting):
+    if setting == "paper":
+        return GAUSS_SEIDEL_SOLVER(1e-8, 1000, diagsolver="DE_SAXCE_FENG")
+    return GAUSS_SEIDEL_SOLVER(1e-6, 200)
+
+
+def measure(count, setting, steps, repeat, brute):
+    step = SETTINGS[setting]["step"]
     with tempfile.TemporaryDirectory() as tmp:
-        sol = pile(os.path.join(tmp, "out"), count, step)
+        sol = pile(os.path.join(tmp, "out"), count, setting)
         d = sol._domain
         core = solfec._solfec
-        gs = GAUSS_SEIDEL_SOLVER(1e-6, 200)
+        gs = solver(setting)
         RUN(sol, gs, step)  # first step: builds the hierarchies
         core.node_to_face_reset_timer(d)
-        t0 = time.perf_counter()
+        t0 = time.process_time()
         RUN(sol, gs, steps * step)
-        total = time.perf_counter() - t0
+        total = time.process_time() - t0
         st = core.node_to_face_stats(d)
         search = st["accumulated"]
-        cmp = core.node_to_face_compare(d, repeat)
-        s = cmp["stats"]
-        return {
-            "cubes": count, "contact_nodes": 56 * count, "contact_faces": 54 * count,
-            "steps": steps, "step_time": total / steps, "search_time_per_step": search / steps,
-            "search_share": search / total, "three_stage": cmp["three_stage_time"],
-            "brute_force": cmp["brute_force_time"],
-            "ratio": cmp["brute_force_time"] / cmp["three_stage_time"],
-            "contacts": cmp["contacts"], "brute_force_contacts": cmp["brute_force_contacts"],
-            "same": cmp["same"], "body_pairs": s["body_pairs"],
-            "elementary_pairs": s["elementary_pairs"],
-            "stages": {k: s[k] for k in ("refresh", "octree", "bvh", "local")},
-        }
+        r = {"setting": setting, "cubes": count, "contact_nodes": 56 * count,
+             "contact_faces": 54 * count, "steps": steps, "step_time": total / steps,
+             "search_time_per_step": search / steps, "search_share": search / total,
+             "constraints": sol.ncon, "methods": {}}
+        ref = None
+        for m in METHODS:
+            if m.startswith("BRUTE") and not brute:
+                continue
+            res = core.node_to_face_search(d, m, 1 if m == "BRUTE_FORCE" else repeat)
+            keys = res["contacts"]
+            if ref is None:
+                ref = keys
+            s = res["stats"]
+            r["methods"][m] = {
+                "time": res["time"], "contacts": len(keys), "same": keys == ref,
+                "elementary_pairs": s["elementary_pairs"], "box_tests": s["box_tests"],
+                "stages": {k: s[k] for k in ("refresh", "octree", "bvh", "local")}}
+        return r
+
+
+def row(r):
+    ms = r["methods"]
+    t3 = ms["THREE_STAGE"]["time"]
+
+    def col(m, width):
+        if m not in ms:
+            return f"{'-':>{width}} {'-':>6}"
+        return f"{1e3 * ms[m]['time']:{width}.1f} {ms[m]['time'] / t3:6.0f}"
+
+    same = all(v["same"] for v in ms.values())
+    return (f"{r['setting']:>6} {r['cubes']:5d} {r['contact_nodes']:6d} "
+            f"{ms['THREE_STAGE']['contacts']:8d} {ms['THREE_STAGE']['elementary_pairs']:9d} "
+            f"{ms['CLASSIC_BVH']['elementary_pairs']:9d} {1e3 * t3:8.2f} "
+            f"{col('CLASSIC_BVH', 8)} {col('BRUTE_FORCE', 9)} {col('BRUTE_FORCE_BOXED', 8)} "
+            f"{1e3 * r['step_time']:8.1f} {1e3 * r['search_time_per_step']:8.2f} "
+            f"{100 * r['search_share']:7.2f} {'yes' if same else 'NO':>4}")
 
 
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--setting", nargs="+", choices=sorted(SETTINGS), default=["lim", "paper"])
     ap.add_argument("--counts", type=int, nargs="+", default=[20, 40, 60, 80, 100, 120])
-    ap.add_argument("--steps", type=int, default=10)
+    ap.add_argument("--steps", type=int, help="steps timed (default: 10 lim, 40 paper)")
     ap.add_argument("--repeat", type=int, default=3)
-    ap.add_argument("--step", type=float, default=1e-3)
+    ap.add_argument("--no-brute", action="store_true", help="skip both brute-force searches")
     ap.add_argument("--json")
     a = ap.parse_args()
     rows = []
-    print(f"{'cubes':>5} {'nodes':>6} {'contacts':>8} {'elem.pairs':>10} {'3-stage ms':>10} "
-          f"{'brute ms':>10} {'brute/3st':>9} {'step ms':>8} {'search %':>8} "
-          f"{'same':>5}", flush=True)
-    for n in a.counts:
-        r = measure(n, a.steps, a.repeat, a.step)
-        rows.append(r)
-        print(f"{n:5d} {r['contact_nodes']:6d} {r['contacts']:8d} {r['elementary_pairs']:10d} "
-              f"{1e3 * r['three_stage']:10.2f} {1e3 * r['brute_force']:10.1f} "
-              f"{r['ratio']:9.0f} {1e3 * r['step_time']:8.1f} {100 * r['search_share']:8.2f} "
-              f"{str(r['same']):>5}", flush=True)
+    print("times: process CPU; x: ratio to the 3-stage search of the same row; step/search ms:"
+          " per step of the run", flush=True)
+    print(f"{'set':>6} {'cubes':>5} {'nodes':>6} {'contacts':>8} {'pairs 3st':>9} "
+          f"{'pairs cl':>9} {'3st ms':>8} {'class ms':>8} {'x':>6} {'brute ms':>9} {'x':>6} "
+          f"{'box ms':>8} {'x':>6} {'step ms':>8} {'srch ms':>8} {'srch %':>7} {'same':>4}",
+          flush=True)
+    for setting in a.setting:
+        steps = a.steps or SETTINGS[setting]["steps"]
+        for n in a.counts:
+            r = measure(n, setting, steps, a.repeat, not a.no_brute)
+            rows.append(r)
+            print(row(r), flush=True)
     if a.json:
         with open(a.json, "w") as f:
             json.dump(rows, f, indent=1)
-    if not all(r["same"] for r in rows):
-        print("MISMATCH: the three-stage search and brute force found different contact sets")
+    if not all(v["same"] for r in rows for v in r["methods"].values()):
+        print("MISMATCH: the searches found different contact sets")
         return 1
     return 0
 

@@ -19,8 +19,9 @@ GAUSS_SEIDEL_SOLVER(1e-8, 2000, meritval=1e-14)):
 
 Solvers: our GAUSS_SEIDEL_SOLVER (epsilon = meritval^(1/2) = the setting; 'GS-res': stopping
 on the benchmark's error function itself, GaussSeidelOptions::residual = the setting, as
-NSGS-full does) and NEWTON_SOLVER (default, and 'Newton-prox': NewtonOptions::proximal =
-0.1, the proximal Newton matrix for rank-deficient W, off by default)
+NSGS-full does) and NEWTON_SOLVER (deck defaults, i.e. with its Gauss-Seidel smoothing when Newton stalls, and
+'Newton-prox': proximal = 0.1, the proximal Newton matrix for rank-deficient W, off by
+default)
 (meritval = setting^2, gsflag 'OFF' so that a failure is Newton's own), called through the
 bound solver API on the block form of the file (solfec.fclib._blocks_from_file); Siconos
 fc3d_driver with SICONOS_FRICTION_3D_NSGS (default options: error evaluation
@@ -216,12 +217,12 @@ class OurSolver:
             # benchmark's error function) of the iterate each sweep starts from; epsilon and
             # meritval set out of reach; diagepsilon as GS with epsilon = v would have it.
             s = S.GAUSS_SEIDEL_SOLVER(1e-15, self.maxiter, meritval=1e-30,
-                                      diagepsilon=min(v, 1e-4) / 100.0)
-            s._s.residual = v
+                                      diagepsilon=min(v, 1e-4) / 100.0, residual=v)
         else:
-            s = S.NEWTON_SOLVER(meritval=v, maxiter=self.maxiter, gsflag="OFF")
-            if self.kind == "NEWTON-prox":
-                s._s.proximal = 0.1  # NewtonOptions::proximal (off by default)
+            # Deck defaults (Gauss-Seidel smoothing 10 when Newton stalls); Newton-prox adds
+            # the proximal Newton matrix (proximal=0.1, off by default).
+            prox = 0.1 if self.kind == "NEWTON-prox" else 0.0
+            s = S.NEWTON_SOLVER(meritval=v, maxiter=self.maxiter, gsflag="OFF", proximal=prox)
         w0, t0 = time.perf_counter(), time.process_time()
         R, U, merit = self.fclib._solve_blocks(s, self.blocks)
         t, w = time.process_time() - t0 - self.conv, time.perf_counter() - w0 - self.conv

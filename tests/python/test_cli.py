@@ -105,8 +105,9 @@ def test_box_of_1000_cubes_runs_to_the_end(run_solfec):
     assert "box of 1000 cubes: t = 0.500 s" in p.stdout
 
 
-def test_viewer_flag_is_reported_unavailable_and_viewer_is_false(run_solfec):
-    p = run_solfec("print('VIEWER', VIEWER())\n", options=["-v"])
-    assert p.returncode == 0, p.stderr
-    assert "VIEWER False" in p.stdout
-    assert "not available" in p.stderr
+def test_viewer_flag_sets_viewer_true_and_needs_a_solfec_object(run_solfec):
+    # the viewer itself is tested end to end in tests/python/test_viewer.py
+    p = run_solfec("print('VIEWER', VIEWER())\n", options=["-v", "--port", "0"])
+    assert p.returncode == 1, p.stderr
+    assert "VIEWER True" in p.stdout
+    assert "created no SOLFEC object" in p.stderr

@@ -14,6 +14,7 @@
 #include "body/rigid_body.h"
 #include "body/box_shape.h"
 #include "body/fe_mesh.h"
+#include "contact/contact_surface.h"
 #include "contact/contact_test_shapes.h"
 #include "contact/face_projection.h"
 #include "contact/node_to_face.h"
@@ -114,6 +115,46 @@ TEST(FaceProjection, NodeInsideOrOutsideTriangleAndQuad) {
   EXPECT_TRUE(ProjectOnFace(tri, 3, Vec3(0.5, 0.5, 0.0)).inside);   // on the edge
 }
 
+// The face boxes grow along axis i by the reach times NormalBound_i: the bound must hold at
+// every point of the face, including warped quadrilaterals (affine S_s x S_t).
+TEST(ContactSurface, NormalBoundHoldsOverWarpedQuadsAndTriangles) {
+  std::mt19937 rng(5);
+  std::uniform_real_distribution<double> jit(-0.25, 0.25), ang(-3.1, 3.1);
+  double tightest = 1.0;
+  for (int k = 0; k < 200; ++k) {
+    Vec3 x[4] = {Vec3(0, 0, 0), Vec3(1, 0, 0), Vec3(1, 1, 0), Vec3(0, 1, 0)};
+    const Mat3 R = (Eigen::AngleAxisd(ang(rng), Vec3::UnitX()) *
+                    Eigen::AngleAxisd(ang(rng), Vec3::UnitY())).toRotationMatrix();
+    for (Vec3& v : x) v = R * (v + Vec3(jit(rng), jit(rng), jit(rng)));
+    for (int n : {3, 4}) {
+      const Vec3 bound = ContactSurface::NormalBound(x, n);
+      for (int i = 0; i <= 20; ++i)
+        for (int j = 0; j <= 20; ++j) {
+          double s = -1 + 0.1 * i, t = -1 + 0.1 * j;
+          if (n == 3) {
+            s = 0.05 * i, t = 0.05 * j;
+            if (s + t > 1) continue;
+          }
+          // The normal of ProjectOnFace at (s, t): project the face point itself.
+          double N[4];
+          FaceShapeFunctions(n, s, t, N);
+          Vec3 y = Vec3::Zero();
+          for (int a = 0; a < n; ++a) y += N[a] * x[a];
+          const Vec3 nrm = ProjectOnFace(x, n, y).normal;
+          for (int c = 0; c < 3; ++c) EXPECT_LE(std::abs(nrm[c]), bound[c] + 1e-12);
+        }
+      tightest = std::min(tightest, bound.minCoeff());
+    }
+  }
+  // For a flat axis-aligned square the tangential components vanish.
+  const Vec3 sq[4] = {Vec3(0, 0, 0), Vec3(1, 0, 0), Vec3(1, 1, 0), Vec3(0, 1, 0)};
+  const Vec3 b = ContactSurface::NormalBound(sq, 4);
+  EXPECT_NEAR(b.x(), 0.0, 1e-15);
+  EXPECT_NEAR(b.y(), 0.0, 1e-15);
+  EXPECT_NEAR(b.z(), 1.0, 1e-15);  // clipped at 1
+  EXPECT_LT(tightest, 0.5);         // the bound is not trivially 1 on the random faces
+}
+
 std::vector<geometry::Aabb> RandomBoxes(int n, unsigned seed) {
   std::mt19937 rng(seed);
   std::uniform_real_distribution<double> pos(0.0, 10.0), size(0.05, 1.5);
@@ -184,7 +225,22 @@ std::unique_ptr<body::FeBody> RandomCube(const Vec3& lo, std::mt19937& rng, Id i
   return b;
 }
 
-TEST(NodeToFace, ThreeStageSearchFindsExactlyTheBruteForceContacts) {
+void ExpectSameContacts(const std::vector<NodeFaceContact>& a,
+                        const std::vector<NodeFaceContact>& b, const char* what) {
+  ASSERT_EQ(a.size(), b.size()) << what;
+  for (size_t i = 0; i < a.size(); ++i) {
+    EXPECT_EQ(a[i].master, b[i].master) << what;
+    EXPECT_EQ(a[i].slave, b[i].slave) << what;
+    EXPECT_EQ(a[i].node, b[i].node) << what;
+    EXPECT_EQ(a[i].face, b[i].face) << what;
+    EXPECT_EQ(a[i].projection.gap, b[i].projection.gap) << what;  // same arithmetic
+  }
+}
+
+// Seeds 1-3: random piles of jittered, rotated cubes with random free velocities; the
+// three-stage search, the classic face-face BVH and the box-filtered brute force all return
+// exactly the contacts of the brute force that projects every node on every face.
+TEST(NodeToFace, ThreeStageAndClassicBvhFindExactlyTheBruteForceContacts) {
   for (unsigned seed : {1u, 2u, 3u}) {
     std::mt19937 rng(seed);
     std::uniform_real_distribution<double> jit(-0.08, 0.08);
@@ -208,24 +264,31 @@ TEST(NodeToFace, ThreeStageSearchFindsExactlyTheBruteForceContacts) {
     ntf.method = ContactMethod::kNodeToFace;
     ntf.options.margin = 0.05;
     const double h = 0.01;  // with |v| <= 2 sqrt(3) the capture distance reaches ~0.12
-    const std::vector<NodeFaceContact> fast = ntf.Search(bodies, h);
-    const std::vector<NodeFaceContact> brute = ntf.SearchBruteForce(bodies, h);
-    ASSERT_GT(fast.size(), 30u) << "seed " << seed;  // a non-trivial contact set
-    ASSERT_EQ(fast.size(), brute.size()) << "seed " << seed;
-    for (size_t i = 0; i < fast.size(); ++i) {
-      EXPECT_EQ(fast[i].master, brute[i].master);
-      EXPECT_EQ(fast[i].slave, brute[i].slave);
-      EXPECT_EQ(fast[i].node, brute[i].node);
-      EXPECT_EQ(fast[i].face, brute[i].face);
-      EXPECT_EQ(fast[i].projection.gap, brute[i].projection.gap);  // same arithmetic
-    }
-    // The BVH stage tests far fewer node-face pairs than brute force (N x M).
+    const std::vector<NodeFaceContact> brute = ntf.SearchWith(SearchMethod::kBruteForce,
+                                                              bodies, h);
+    // Every slave node (26 per cube) against every face of every other body (24 per cube,
+    // 6 for the plate).
     long all = 0;
     for (const auto* s : bodies)
       if (s->kind() == body::BodyKind::kFiniteElement)
         for (const auto* m : bodies)
           if (m != s) all += 26L * (m->kind() == body::BodyKind::kObstacle ? 6 : 24);
-    EXPECT_LT(ntf.stats().elementary_pairs * 20, all);
+    EXPECT_EQ(ntf.stats().elementary_pairs, all);
+    const std::vector<NodeFaceContact> boxed =
+        ntf.SearchWith(SearchMethod::kBruteForceBoxed, bodies, h);
+    const std::vector<NodeFaceContact> classic =
+        ntf.SearchWith(SearchMethod::kClassicBvh, bodies, h);
+    const long classic_pairs = ntf.stats().elementary_pairs;
+    const std::vector<NodeFaceContact> fast = ntf.Search(bodies, h);
+    const long fast_pairs = ntf.stats().elementary_pairs;
+    ASSERT_GT(fast.size(), 30u) << "seed " << seed;  // a non-trivial contact set
+    ExpectSameContacts(fast, brute, "three-stage");
+    ExpectSameContacts(classic, brute, "classic BVH");
+    ExpectSameContacts(boxed, brute, "boxed brute force");
+    // The node BVH tests far fewer node-face pairs than brute force (N x M), and fewer than
+    // the classic face-face BVH, which repeats a node once per overlapping face around it.
+    EXPECT_LT(fast_pairs * 20, all);
+    EXPECT_LT(fast_pairs * 2, classic_pairs);
   }
 }
 

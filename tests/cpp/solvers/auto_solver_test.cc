@@ -29,8 +29,15 @@ TEST(AutoSolver, FinishesWithGaussSeidelWhereNewtonStalls) {
     NewtonOptions n;
     n.meritval = 1e-10;
     n.gsflag = false;
+    n.smoothing = 0;  // Solfec-1.0's Newton
+    BlockProblem q2 = q;
     const SolverStats alone = NewtonSolver(n).Solve(q);
     ASSERT_EQ(alone.error, "DIVERGED") << seed;  // the premise: Newton alone stalls
+    // With its default Gauss-Seidel smoothing NEWTON_SOLVER itself converges there.
+    n.smoothing = NewtonOptions{}.smoothing;
+    const SolverStats smoothed = NewtonSolver(n).Solve(q2);
+    EXPECT_EQ(smoothed.error, "OK") << seed;
+    EXPECT_LE(smoothed.merit, 1e-10) << seed;
     AutoOptions o;
     o.meritval = 1e-10;
     o.maxiter = 2000;

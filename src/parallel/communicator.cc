@@ -1,0 +1,106 @@
+// Thin wrapper of an MPI communicator: rank, size, barrier, small collectives, abort.
+#include "parallel/communicator.h"
+
+#include <cstdio>
+#include <cstdlib>
+
+namespace solfec::parallel {
+
+Communicator::Communicator(MPI_Comm comm) : comm_(comm) {
+  MPI_Comm_rank(comm_, &rank_);
+  MPI_Comm_size(comm_, &size_);
+}
+
+void Communicator::Barrier() const { MPI_Barrier(comm_); }
+
+std::vector<double> Communicator::AllReduceSum(const std::vector<double>& local) const {
+  std::vector<double> out(local.size());
+  MPI_Allreduce(local.data(), out.data(), static_cast<int>(local.size()), MPI_DOUBLE, MPI_SUM,
+                comm_);
+  return out;
+}
+
+std::vector<double> Communicator::AllReduceMax(const std::vector<double>& local) const {
+  std::vector<double> out(local.size());
+  MPI_Allreduce(local.data(), out.data(), static_cast<int>(local.size()), MPI_DOUBLE, MPI_MAX,
+                comm_);
+  return out;
+}
+
+double Communicator::AllReduceSum(double local) const {
+  double out = 0.0;
+  MPI_Allreduce(&local, &out, 1, MPI_DOUBLE, MPI_SUM, comm_);
+  return out;
+}
+
+double Communicator::AllReduceMax(double local) const {
+  double out = 0.0;
+  MPI_Allreduce(&local, &out, 1, MPI_DOUBLE, MPI_MAX, comm_);
+  return out;
+}
+
+double Communicator::AllReduceMin(double local) const {
+  double out = 0.0;
+  MPI_Allreduce(&local, &out, 1, MPI_DOUBLE, MPI_MIN, comm_);
+  return out;
+}
+
+std::int64_t Communicator::AllReduceSum(std::int64_t local) const {
+  std::int64_t out = 0;
+  MPI_Allreduce(&local, &out, 1, MPI_INT64_T, MPI_SUM, comm_);
+  return out;
+}
+
+std::int64_t Communicator::AllReduceMax(std::int64_t local) const {
+  std::int64_t out = 0;
+  MPI_Allreduce(&local, &out, 1, MPI_INT64_T, MPI_MAX, comm_);
+  return out;
+}
+
+template <typename T>
+std::vector<T> Communicator::AllGatherT(const std::vector<T>& local, MPI_Datatype type,
+                                        std::vector<int>* counts) const {
+  int n = static_cast<int>(local.size());
+  std::vector<int> sizes(size_), displs(size_, 0);
+  MPI_Allgather(&n, 1, MPI_INT, sizes.data(), 1, MPI_INT, comm_);
+  for (int r = 1; r < size_; ++r) displs[r] = displs[r - 1] + sizes[r - 1];
+  std::vector<T> out(static_cast<size_t>(displs[size_ - 1] + sizes[size_ - 1]));
+  MPI_Allgatherv(local.data(), n, type, out.data(), sizes.data(), displs.data(), type, comm_);
+  if (counts) *counts = sizes;
+  return out;
+}
+
+std::vector<double> Communicator::AllGather(const std::vector<double>& local,
+                                            std::vector<int>* counts) const {
+  return AllGatherT(local, MPI_DOUBLE, counts);
+}
+
+std::vector<std::int64_t> Communicator::AllGather(const std::vector<std::int64_t>& local,
+                                                  std::vector<int>* counts) const {
+  return AllGatherT(local, MPI_INT64_T, counts);
+}
+
+void Communicator::Abort(const std::string& message, int code) const {
+  std::fprintf(stderr, "rank %d: %s\n", rank_, message.c_str());
+  std::fflush(stderr);
+  std::fflush(stdout);
+  MPI_Abort(comm_, code == 0 ? 1 : code);
+  std::abort();  // MPI_Abort does not return; keeps [[noreturn]] honest
+}
+
+MpiSession::MpiSession(int* argc, char*** argv) {
+  int initialised = 0;
+  MPI_Initialized(&initialised);
+  if (!initialised) {
+    MPI_Init(argc, argv);
+    owns_ = true;
+  }
+}
+
+MpiSession::~MpiSession() {
+  int finalised = 0;
+  MPI_Finalized(&finalised);
+  if (owns_ && !finalised) MPI_Finalize();
+}
+
+}  // namespace solfec::parallel

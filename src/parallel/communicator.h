@@ -1,0 +1,67 @@
+// Thin wrapper of an MPI communicator: rank, size, barrier, small collectives, abort.
+#pragma once
+
+#include <mpi.h>
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace solfec::parallel {
+
+// Owns nothing: wraps a communicator created elsewhere (MPI_COMM_WORLD by default). MPI must be
+// initialised (MpiSession or the launcher) before any method is called. Every collective method
+// must be called by all ranks of the communicator, in the same order.
+class Communicator {
+ public:
+  explicit Communicator(MPI_Comm comm = MPI_COMM_WORLD);
+
+  int rank() const { return rank_; }
+  int size() const { return size_; }
+  MPI_Comm comm() const { return comm_; }
+
+  void Barrier() const;
+
+  // Sum / max / min over ranks, element by element (every rank passes the same length).
+  std::vector<double> AllReduceSum(const std::vector<double>& local) const;
+  std::vector<double> AllReduceMax(const std::vector<double>& local) const;
+  double AllReduceSum(double local) const;
+  double AllReduceMax(double local) const;
+  double AllReduceMin(double local) const;
+  std::int64_t AllReduceSum(std::int64_t local) const;
+  std::int64_t AllReduceMax(std::int64_t local) const;
+
+  // Concatenation of every rank's buffer in rank order (lengths may differ, may be zero);
+  // `counts`, when given, receives each rank's length.
+  std::vector<double> AllGather(const std::vector<double>& local,
+                                std::vector<int>* counts = nullptr) const;
+  std::vector<std::int64_t> AllGather(const std::vector<std::int64_t>& local,
+                                      std::vector<int>* counts = nullptr) const;
+
+  // Prints "rank k: message" once (from this rank only) to stderr and terminates every rank of
+  // the job with `code` (MPI_Abort). Call it from the rank that failed; never returns.
+  [[noreturn]] void Abort(const std::string& message, int code = 1) const;
+
+ private:
+  template <typename T>
+  std::vector<T> AllGatherT(const std::vector<T>& local, MPI_Datatype type,
+                            std::vector<int>* counts) const;
+
+  MPI_Comm comm_;
+  int rank_ = 0;
+  int size_ = 1;
+};
+
+// RAII MPI_Init / MPI_Finalize for programs (tests, launchers) that own the MPI lifetime.
+class MpiSession {
+ public:
+  MpiSession(int* argc, char*** argv);
+  ~MpiSession();
+  MpiSession(const MpiSession&) = delete;
+  MpiSession& operator=(const MpiSession&) = delete;
+
+ private:
+  bool owns_ = false;
+};
+
+}  // namespace solfec::parallel

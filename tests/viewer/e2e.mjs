@@ -1,0 +1,62 @@
+// End-to-end check of the solfec viewer page in headless Chromium (driven by
+// tests/python/test_viewer.py): prints one JSON line with what the page showed.
+// Usage: node e2e.mjs URL OUT_DIR   (env: VIEWER_DIR = viewer/ with node_modules, CHROMIUM)
+import { createRequire } from 'node:module';
+import { writeFileSync } from 'node:fs';
+import path from 'node:path';
+
+const [url, outDir] = process.argv.slice(2);
+const require = createRequire(path.join(process.env.VIEWER_DIR, 'package.json'));
+const { chromium } = require('playwright-core');
+
+const browser = await chromium.launch({
+  executablePath: process.env.CHROMIUM || '/usr/bin/chromium',
+  args: ['--headless', '--no-sandbox', '--disable-background-networking', '--use-angle=swiftshader',
+    '--enable-unsafe-swiftshader', '--disable-gpu-sandbox'],
+});
+const out = { errors: [] };
+try {
+  const page = await browser.newPage({ viewport: { width: 900, height: 640 } });
+  page.on('pageerror', (e) => out.errors.push(String(e)));
+  page.on('console', (m) => { if (m.type() === 'error') out.errors.push(m.text()); });
+  await page.goto(url);
+  await page.waitForFunction(() => window.solfecViewer && window.solfecViewer.state.ready, null, { timeout: 20000 });
+  const v = 'window.solfecViewer';
+  out.nframes = await page.evaluate(`${v}.state.nframes`);
+  out.bodies = await page.evaluate(`${v}.bodyCount()`);
+  out.models = await page.evaluate(`${v}.state.models.length`);
+  const pick = await page.evaluate(`${v}.visibleBody()`);
+  out.pick = pick;
+  out.before = await page.evaluate(`[${v}.state.index, ${v}.bodyPosition(${pick ? pick.id : 1})]`);
+  // move the slider as a user would: set its value and fire 'input'
+  const last = out.nframes - 1;
+  await page.evaluate((n) => {
+    const s = document.getElementById('slider');
+    s.value = n;
+    s.dispatchEvent(new Event('input'));
+  }, last);
+  await page.waitForFunction((n) => window.solfecViewer.state.index === n && !window.solfecViewer.state.loading, last, { timeout: 10000 });
+  out.after = await page.evaluate(`[${v}.state.index, ${v}.bodyPosition(${pick ? pick.id : 1})]`);
+  out.clock = await page.textContent('#clock');
+  // pick: click the body found at frame 0 again at its new place
+  const pick2 = await page.evaluate(`${v}.visibleBody()`);
+  out.pick2 = pick2;
+  if (pick2) {
+    await page.mouse.click(pick2.x, pick2.y);
+    await page.waitForSelector('#info:not([hidden])', { timeout: 5000 });
+    out.info = await page.textContent('#info');
+    await page.check('#history');  // HISTORY panel of the picked body
+    await page.waitForSelector('#plot:not([hidden])', { timeout: 10000 });
+    out.plot = true;
+    await page.screenshot({ path: path.join(outDir, 'viewer-page.png') });  // the whole page
+  }
+  out.stats = await page.evaluate(`${v}.imageStats()`);
+  const png = await page.evaluate(`${v}.screenshot()`);
+  writeFileSync(path.join(outDir, 'viewer-screenshot.png'), Buffer.from(png.split(',')[1], 'base64'));
+  out.fps = await page.evaluate(`${v}.measureFps(1000)`);
+} catch (e) {
+  out.errors.push(String(e && e.stack || e));
+} finally {
+  await browser.close();
+}
+console.log(JSON.stringify(out));

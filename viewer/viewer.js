@@ -1,0 +1,526 @@
+// The solfec viewer page: renders the SOLFEC objects of a deck and their frames (served by
+// python/solfec/viewer/server.py) with three.js; see docs/viewer.md.
+import * as THREE from 'three';
+import { OrbitControls } from 'three/addons/controls/OrbitControls.js';
+
+const $ = (id) => document.getElementById(id);
+const view = $('view');
+const renderer = new THREE.WebGLRenderer({ antialias: true, preserveDrawingBuffer: true });
+renderer.setPixelRatio(window.devicePixelRatio || 1);
+view.appendChild(renderer.domElement);
+const scene = new THREE.Scene();
+scene.background = new THREE.Color(0x2b3038);
+const camera = new THREE.PerspectiveCamera(40, 1, 0.001, 1000);
+camera.up.set(0, 0, 1);  // solfec decks: gravity along -z
+const controls = new OrbitControls(camera, renderer.domElement);
+scene.add(new THREE.AmbientLight(0xffffff, 0.55));
+const sun = new THREE.DirectionalLight(0xffffff, 1.6);
+sun.position.set(1, -2, 3);
+scene.add(sun);
+const world = new THREE.Group();  // bodies
+const overlay = new THREE.Group();  // contacts
+scene.add(world, overlay);
+
+const state = {
+  models: [], model: null, mi: 0, frame: null, index: 0, nframes: 0, bodies: new Map(),
+  playing: false, loading: false, picked: null, radius: 1, ready: false, frames: 0,
+  field: 'displacement', running: false,
+};
+
+// --- data decoding: {f32: base64} and {u32: base64} arrays of the server
+function decode(o) {
+  const s = atob(o.f32 ?? o.u32);
+  const b = new Uint8Array(s.length);
+  for (let i = 0; i < s.length; i++) b[i] = s.charCodeAt(i);
+  return o.f32 !== undefined ? new Float32Array(b.buffer) : new Uint32Array(b.buffer);
+}
+
+async function api(path, opts) {
+  const r = await fetch(path, opts);
+  const j = await r.json();
+  if (!r.ok) throw new Error(j.error || r.statusText);
+  return j;
+}
+
+// --- colours
+function colormap(t, out) {  // blue (0) -> red (1)
+  const c = new THREE.Color().setHSL((1 - Math.min(1, Math.max(0, t))) * 0.66, 1, 0.5);
+  out[0] = c.r; out[1] = c.g; out[2] = c.b;
+}
+function bodyColour(b) {
+  if (b.kind === 'OBSTACLE') return new THREE.Color(0x8a8a8a);
+  return new THREE.Color().setHSL(((b.id * 0.618034) % 1), 0.55, 0.55);
+}
+
+// --- bodies: the convex surfaces of all non-obstacle bodies form one mesh and those of the
+// OBSTACLEs another (one draw call each; vertices placed on the CPU every frame), spheres one
+// InstancedMesh, and each FINITE_ELEMENT body its own mesh (nodes from the frame).
+function clearWorld() {
+  for (const g of [world, overlay]) {
+    g.traverse((o) => { if (o.geometry) o.geometry.dispose(); });
+    g.clear();
+  }
+  state.bodies.clear();
+  state.batches = [];
+  state.spheres = null;
+}
+
+class Batch {
+  constructor(entries, obstacle) {
+    let nv = 0, nt = 0;
+    for (const e of entries) { e.v0 = nv; e.nv = e.local.length / 3; nv += e.nv; nt += e.tri.length / 3; }
+    this.entries = entries;
+    this.local = new Float32Array(3 * nv);
+    this.triEntry = new Array(nt);
+    const index = new Uint32Array(3 * nt), colour = new Float32Array(3 * nv);
+    let t = 0;
+    for (const e of entries) {
+      this.local.set(e.local, 3 * e.v0);
+      const c = bodyColour(e.body);
+      for (let i = e.v0; i < e.v0 + e.nv; i++) { colour[3 * i] = c.r; colour[3 * i + 1] = c.g; colour[3 * i + 2] = c.b; }
+      for (let i = 0; i < e.tri.length; i++) index[3 * t + i] = e.tri[i] + e.v0;
+      for (let i = 0; i < e.tri.length / 3; i++) this.triEntry[t + i] = e;
+      t += e.tri.length / 3;
+    }
+    const geo = new THREE.BufferGeometry();
+    geo.setAttribute('position', new THREE.BufferAttribute(new Float32Array(3 * nv), 3));
+    geo.setAttribute('color', new THREE.BufferAttribute(colour, 3));
+    geo.setIndex(new THREE.BufferAttribute(index, 1));
+    this.mesh = new THREE.Mesh(geo, new THREE.MeshPhongMaterial({ vertexColors: true, flatShading: true,
+      side: THREE.DoubleSide, transparent: obstacle, opacity: obstacle ? 0.45 : 1, depthWrite: !obstacle }));
+    this.mesh.userData.batch = this;
+    world.add(this.mesh);
+  }
+
+  update() {
+    const pos = this.mesh.geometry.attributes.position.array, X = this.local;
+    for (const e of this.entries) {
+      const q = e.q;
+      for (let i = 3 * e.v0; i < 3 * (e.v0 + e.nv); i += 3) {
+        if (!e.visible) { pos[i] = pos[3 * e.v0]; pos[i + 1] = pos[3 * e.v0 + 1]; pos[i + 2] = pos[3 * e.v0 + 2]; continue; }
+        const x = X[i], y = X[i + 1], z = X[i + 2];
+        pos[i] = q[0] * x + q[3] * y + q[6] * z + q[9];
+        pos[i + 1] = q[1] * x + q[4] * y + q[7] * z + q[10];
+        pos[i + 2] = q[2] * x + q[5] * y + q[8] * z + q[11];
+      }
+    }
+    this.mesh.geometry.attributes.position.needsUpdate = true;
+    this.mesh.geometry.computeBoundingSphere();
+  }
+}
+
+class Spheres {
+  constructor(items) {  // items: [entry, [cx, cy, cz, r]] with centres local to the mass centre
+    this.items = items;
+    this.mesh = new THREE.InstancedMesh(new THREE.SphereGeometry(1, 20, 14),
+      new THREE.MeshPhongMaterial(), items.length);
+    items.forEach(([e], i) => this.mesh.setColorAt(i, bodyColour(e.body)));
+    this.mesh.frustumCulled = false;
+    this.mesh.userData.spheres = this;
+    world.add(this.mesh);
+  }
+
+  update() {
+    const m = new THREE.Matrix4();
+    this.items.forEach(([e, [cx, cy, cz, r]], i) => {
+      const q = e.q, s = e.visible ? r : 0;
+      m.set(q[0] * s, q[3] * s, q[6] * s, q[0] * cx + q[3] * cy + q[6] * cz + q[9],
+        q[1] * s, q[4] * s, q[7] * s, q[1] * cx + q[4] * cy + q[7] * cz + q[10],
+        q[2] * s, q[5] * s, q[8] * s, q[2] * cx + q[5] * cy + q[8] * cz + q[11], 0, 0, 0, 1);
+      this.mesh.setMatrixAt(i, m);
+    });
+    this.mesh.instanceMatrix.needsUpdate = true;
+    this.mesh.computeBoundingSphere();
+  }
+}
+
+function makeBodies(bodies) {
+  const solid = [], obstacle = [], spheres = [];
+  for (const b of bodies) {
+    const e = { body: b, q: new Float32Array([1, 0, 0, 0, 1, 0, 0, 0, 1, 0, 0, 0]), visible: false, velocity: [0, 0, 0] };
+    state.bodies.set(b.id, e);
+    if (b.fe) {
+      const geo = new THREE.BufferGeometry();
+      geo.setAttribute('position', new THREE.BufferAttribute(new Float32Array(3 * b.fe.nnodes), 3));
+      geo.setAttribute('color', new THREE.BufferAttribute(new Float32Array(3 * b.fe.nnodes), 3));
+      geo.setIndex(new THREE.BufferAttribute(decode(b.fe.triangles), 1));
+      e.fe = new THREE.Mesh(geo, new THREE.MeshPhongMaterial({ vertexColors: true, side: THREE.DoubleSide }));
+      e.fe.userData.entry = e;
+      e.fe.visible = false;
+      world.add(e.fe);
+      continue;
+    }
+    e.local = decode(b.positions);
+    e.tri = decode(b.triangles);
+    if (e.tri.length) (b.kind === 'OBSTACLE' ? obstacle : solid).push(e);
+    for (const s of b.spheres) spheres.push([e, s]);
+  }
+  state.batches = [solid, obstacle].filter((l) => l.length).map((l) => new Batch(l, l === obstacle));
+  state.spheres = spheres.length ? new Spheres(spheres) : null;
+}
+
+function showFrame(fr) {
+  state.frame = fr;
+  state.index = fr.index;
+  const q = decode(fr.placement);
+  for (const e of state.bodies.values()) e.visible = false;
+  let lo = Infinity, hi = -Infinity;
+  fr.ids.forEach((id, k) => {
+    const e = state.bodies.get(id);
+    if (!e) return;
+    e.visible = true;
+    e.q = q.subarray(12 * k, 12 * k + 12);
+    e.velocity = fr.velocity[k];
+    const fe = fr.fe[String(id)];
+    if (fe) { lo = Math.min(lo, fe.min); hi = Math.max(hi, fe.max); }
+  });
+  for (const b of state.batches) b.update();
+  if (state.spheres) state.spheres.update();
+  for (const e of state.bodies.values()) if (e.fe) e.fe.visible = e.visible;
+  for (const [id, fe] of Object.entries(fr.fe)) {  // FE surfaces coloured by the field
+    const m = state.bodies.get(Number(id)).fe;
+    const x = decode(fe.x), s = decode(fe.scalar);
+    m.geometry.attributes.position.array.set(x);
+    const col = m.geometry.attributes.color.array, c = [0, 0, 0];
+    for (let i = 0; i < s.length; i++) {
+      colormap(hi > lo ? (s[i] - lo) / (hi - lo) : 0, c);
+      col.set(c, 3 * i);
+    }
+    m.geometry.attributes.position.needsUpdate = true;
+    m.geometry.attributes.color.needsUpdate = true;
+    m.geometry.computeVertexNormals();
+    m.geometry.computeBoundingSphere();
+    m.geometry.computeBoundingBox();
+  }
+  legend(Object.keys(fr.fe).length > 0, lo, hi);
+  contacts(fr.contacts);
+  $('slider').value = fr.index;
+  $('clock').textContent = `t = ${fr.time.toPrecision(6)} s, frame ${fr.index} / ${fr.nframes - 1}`;
+  if (state.picked) info(state.picked);
+  drawHistory();
+  state.frames++;
+}
+
+function bodyBox(e, box) {  // expands box by the current extent of a visible body
+  if (e.fe) return box.expandByObject(e.fe);
+  if (e.local) {
+    const X = e.local, q = e.q, p = new THREE.Vector3();
+    for (let i = 0; i < X.length; i += 3) {
+      box.expandByPoint(p.set(q[0] * X[i] + q[3] * X[i + 1] + q[6] * X[i + 2] + q[9],
+        q[1] * X[i] + q[4] * X[i + 1] + q[7] * X[i + 2] + q[10], q[2] * X[i] + q[5] * X[i + 1] + q[8] * X[i + 2] + q[11]));
+    }
+  }
+  for (const [x, y, z, r] of e.body.spheres || []) {
+    const q = e.q, c = new THREE.Vector3(q[0] * x + q[3] * y + q[6] * z + q[9], q[1] * x + q[4] * y + q[7] * z + q[10],
+      q[2] * x + q[5] * y + q[8] * z + q[11]);
+    box.expandByPoint(c.clone().addScalar(r)).expandByPoint(c.addScalar(-r));
+  }
+  return box;
+}
+
+function legend(on, lo, hi) {
+  $('legend').hidden = !on;
+  if (!on) return;
+  const units = state.field === 'mises' ? 'Pa' : 'm';
+  $('legend-title').textContent = state.field === 'mises' ? 'von Mises stress' : 'displacement |u|';
+  $('legend-max').textContent = `${hi.toPrecision(3)} ${units}`;
+  $('legend-min').textContent = `${lo.toPrecision(3)} ${units}`;
+  const cv = $('legend-bar'), ctx = cv.getContext('2d'), c = [0, 0, 0];
+  for (let y = 0; y < cv.height; y++) {
+    colormap(1 - y / (cv.height - 1), c);
+    ctx.fillStyle = `rgb(${255 * c[0]},${255 * c[1]},${255 * c[2]})`;
+    ctx.fillRect(0, y, cv.width, 1);
+  }
+}
+
+function contacts(c) {
+  overlay.traverse((o) => { if (o.geometry) o.geometry.dispose(); });
+  overlay.clear();
+  if (!$('contacts').checked || !c.count) return;
+  const p = decode(c.point), n = decode(c.normal), r = decode(c.reaction);
+  let rmax = 0;
+  for (let i = 0; i < c.count; i++) rmax = Math.max(rmax, Math.hypot(r[3 * i], r[3 * i + 1], r[3 * i + 2]));
+  const ln = 0.04 * state.radius, lr = 0.15 * state.radius;
+  const normals = new Float32Array(6 * c.count), reactions = new Float32Array(6 * c.count);
+  for (let i = 0; i < c.count; i++) {
+    for (let j = 0; j < 3; j++) {
+      const a = p[3 * i + j];
+      normals[6 * i + j] = a; normals[6 * i + 3 + j] = a + ln * n[3 * i + j];
+      reactions[6 * i + j] = a; reactions[6 * i + 3 + j] = a + (rmax > 0 ? lr * r[3 * i + j] / rmax : 0);
+    }
+  }
+  const pts = new THREE.BufferGeometry();
+  pts.setAttribute('position', new THREE.BufferAttribute(p, 3));
+  overlay.add(new THREE.Points(pts, new THREE.PointsMaterial({ color: 0xffee55, size: 4, sizeAttenuation: false })));
+  for (const [arr, colour] of [[normals, 0x55ddff], [reactions, 0xff4444]]) {
+    const geo = new THREE.BufferGeometry();
+    geo.setAttribute('position', new THREE.BufferAttribute(arr, 3));
+    overlay.add(new THREE.LineSegments(geo, new THREE.LineBasicMaterial({ color: colour })));
+  }
+}
+
+// --- frames
+const cache = new Map();
+async function loadFrame(i) {
+  if (!state.model || !state.nframes) return;
+  i = Math.max(0, Math.min(state.nframes - 1, i));
+  const key = `${state.mi}:${i}:${state.field}`;
+  let fr = cache.get(key);
+  if (!fr) {
+    fr = await api(`/api/frame?m=${state.mi}&i=${i}&field=${state.field}`);
+    cache.set(key, fr);
+    if (cache.size > 64) cache.delete(cache.keys().next().value);
+  }
+  showFrame(fr);
+}
+
+let pending = null;  // the latest requested frame while one is loading
+async function request(i) {
+  if (state.loading) { pending = i; return; }
+  state.loading = true;
+  try { await loadFrame(i); } catch (e) { status(e.message); }
+  state.loading = false;
+  if (pending !== null) { const j = pending; pending = null; await request(j); }
+}
+
+function fit() {
+  const box = new THREE.Box3();
+  for (const e of state.bodies.values()) if (e.visible) bodyBox(e, box);
+  if (box.isEmpty()) return;
+  const s = box.getBoundingSphere(new THREE.Sphere());
+  state.radius = Math.max(s.radius, 1e-6);
+  controls.target.copy(s.center);
+  camera.position.copy(s.center).add(new THREE.Vector3(1.2, -2.0, 1.4).normalize().multiplyScalar(3.2 * state.radius));
+  camera.near = state.radius / 100; camera.far = state.radius * 100;
+  camera.updateProjectionMatrix();
+  controls.update();
+}
+
+async function openModel(mi, keepView) {
+  state.mi = mi;
+  const m = await api(`/api/model?m=${mi}`);
+  if (!m.nframes && state.model) return m;  // a run just started: keep showing the preview
+  state.model = m;
+  state.nframes = m.nframes;
+  clearWorld();
+  makeBodies(m.bodies);
+  $('slider').max = Math.max(0, m.nframes - 1);
+  $('run').hidden = m.read || !m.runs;
+  if (!keepView) {
+    cache.clear();
+    state.picked = null;
+    $('info').hidden = $('plot').hidden = true;
+    await loadFrame(0);
+    fit();
+    contacts(state.frame.contacts);
+  } else await loadFrame(state.index);
+  return m;
+}
+
+// --- picking and info
+const ray = new THREE.Raycaster();
+function pickAt(clientX, clientY) {
+  const r = renderer.domElement.getBoundingClientRect();
+  const p = new THREE.Vector2(((clientX - r.left) / r.width) * 2 - 1, -((clientY - r.top) / r.height) * 2 + 1);
+  ray.setFromCamera(p, camera);
+  const entry = (h) => {
+    const u = h.object.userData;
+    return u.batch ? u.batch.triEntry[h.faceIndex] : u.spheres ? u.spheres.items[h.instanceId][0] : u.entry;
+  };
+  const hits = ray.intersectObjects(world.children.filter((g) => g.visible), false).map(entry)
+    .filter((e) => e && e.visible);
+  const hit = hits.find((e) => e.body.kind !== 'OBSTACLE') || hits[0];  // see through obstacles
+  return hit ? hit.body : null;
+}
+function info(b) {
+  state.picked = b;
+  const e = state.bodies.get(b.id), v = (e && e.velocity) || [0, 0, 0];
+  $('info').hidden = false;
+  $('info').textContent = `label    ${b.label}\nkind     ${b.kind}\nmass     ${b.mass.toPrecision(5)} kg\n` +
+    `velocity ${v.map((x) => x.toExponential(3)).join(', ')} m/s\n|v|      ${Math.hypot(...v).toExponential(3)} m/s`;
+}
+// --- HISTORY panel of the picked body: kinetic energy and velocity components over time
+let history = null;
+async function loadHistory() {
+  const b = state.picked;
+  $('plot').hidden = !($('history').checked && b);
+  if ($('plot').hidden) return;
+  if (!history || history.id !== b.id || history.mi !== state.mi || history.n !== state.nframes) {
+    history = await api(`/api/history?m=${state.mi}&id=${b.id}`);
+    Object.assign(history, { mi: state.mi, n: state.nframes });
+  }
+  drawHistory();
+}
+function drawHistory() {
+  if (!history || $('plot').hidden) return;
+  const cv = $('plot-canvas'), ctx = cv.getContext('2d'), t = history.time;
+  ctx.clearRect(0, 0, cv.width, cv.height);
+  const series = [
+    { title: `${history.label}: kinetic energy [J]`, lines: [[history.kinetic, '#fc6']] },
+    { title: 'velocity [m/s]: x y z', lines: [0, 1, 2].map((j) => [history.velocity.map((v) => v[j]), ['#f66', '#6f6', '#69f'][j]]) },
+  ];
+  const h = cv.height / 2, t0 = t[0] ?? 0, t1 = t[t.length - 1] ?? 1;
+  const X = (x) => 40 + (cv.width - 50) * (t1 > t0 ? (x - t0) / (t1 - t0) : 0);
+  series.forEach((s, k) => {
+    const all = s.lines.flatMap(([y]) => y);
+    let lo = Math.min(...all, 0), hi = Math.max(...all, 0);
+    if (hi === lo) hi = lo + 1;
+    const Y = (y) => k * h + 18 + (h - 30) * (1 - (y - lo) / (hi - lo));
+    ctx.fillStyle = '#ccc'; ctx.font = '11px sans-serif';
+    ctx.fillText(s.title, 40, k * h + 12);
+    ctx.fillText(hi.toPrecision(3), 0, Y(hi) + 4); ctx.fillText(lo.toPrecision(3), 0, Y(lo));
+    ctx.strokeStyle = '#555'; ctx.strokeRect(40, Y(hi), cv.width - 50, Y(lo) - Y(hi));
+    for (const [y, colour] of s.lines) {
+      ctx.strokeStyle = colour; ctx.beginPath();
+      y.forEach((v, i) => (i ? ctx.lineTo(X(t[i]), Y(v)) : ctx.moveTo(X(t[i]), Y(v))));
+      ctx.stroke();
+    }
+  });
+  if (state.frame) {  // the current time
+    ctx.strokeStyle = '#fff'; ctx.beginPath();
+    ctx.moveTo(X(state.frame.time), 14); ctx.lineTo(X(state.frame.time), cv.height - 4); ctx.stroke();
+  }
+}
+$('history').onchange = () => loadHistory().catch((e) => status(e.message));
+
+let down = null;
+renderer.domElement.addEventListener('pointerdown', (e) => { down = [e.clientX, e.clientY]; });
+renderer.domElement.addEventListener('pointerup', (e) => {
+  if (!down || Math.hypot(e.clientX - down[0], e.clientY - down[1]) > 4) return;
+  const b = pickAt(e.clientX, e.clientY);
+  if (b) info(b); else { state.picked = null; $('info').hidden = true; }
+  loadHistory().catch((err) => status(err.message));
+});
+
+// --- controls
+function status(s) { $('status').textContent = s; }
+function step(d) { request(state.index + d); }
+$('back').onclick = () => step(-1);
+$('fwd').onclick = () => step(1);
+$('play').onclick = () => {
+  state.playing = !state.playing;
+  $('play').innerHTML = state.playing ? '&#10074;&#10074;' : '&#9654;';
+  if (state.playing && state.index >= state.nframes - 1) request(0);
+};
+$('slider').addEventListener('input', () => request(Number($('slider').value)));
+$('contacts').onchange = () => state.frame && contacts(state.frame.contacts);
+$('field').onchange = () => { state.field = $('field').value; request(state.index); };
+$('model').onchange = () => openModel(Number($('model').value), false).catch((e) => status(e.message));
+$('shot').onclick = () => {
+  const a = document.createElement('a');
+  a.href = screenshot();
+  a.download = `solfec-frame${state.index}.png`;
+  a.click();
+};
+$('run').onclick = async () => {
+  const r = await api('/api/run', { method: 'POST' });
+  status(r.started ? 'running...' : r.reason);
+  if (r.started) { state.running = true; poll(); }
+};
+async function poll() {
+  const s = await api('/api/status');
+  const m = s.models[state.mi];
+  if (m && m.nframes > state.nframes) {
+    cache.clear();
+    await openModel(state.mi, true);
+    await request(m.nframes - 1);  // follow the newest frame
+  }
+  state.running = s.running;
+  status(s.running ? `running... ${m ? m.nframes : 0} frames` : (s.returncode ? `run failed (exit ${s.returncode})` : 'run finished'));
+  $('status').title = s.log;  // the tail of the run's output
+  if (s.running) setTimeout(poll, 1000);
+  else if (m && m.nframes !== state.nframes) openModel(state.mi, true);
+}
+
+function screenshot() {
+  renderer.render(scene, camera);
+  return renderer.domElement.toDataURL('image/png');
+}
+
+function resize() {
+  const w = view.clientWidth, h = view.clientHeight;
+  renderer.setSize(w, h);
+  camera.aspect = w / Math.max(1, h);
+  camera.updateProjectionMatrix();
+}
+window.addEventListener('resize', resize);
+
+let last = 0, renders = 0;
+function animate(t) {
+  requestAnimationFrame(animate);
+  if (state.playing && !state.loading && t - last > 33) {
+    last = t;
+    if (state.index < state.nframes - 1) request(state.index + 1);
+    else $('play').click();
+  }
+  controls.update();
+  renderer.render(scene, camera);
+  renders++;
+}
+
+// --- hooks for tests and scripting (tests/python/test_viewer.py)
+window.solfecViewer = {
+  state,
+  bodyCount: () => [...state.bodies.values()].filter((e) => e.visible).length,
+  bodyPosition: (id) => bodyBox(state.bodies.get(id), new THREE.Box3()).getCenter(new THREE.Vector3()).toArray(),
+  visibleBody: () => {  // a non-obstacle body whose centre is unoccluded: {id, label, x, y}
+    const r = renderer.domElement.getBoundingClientRect();
+    for (const [id, e] of state.bodies) {
+      const b = e.body;
+      if (!e.visible || b.kind === 'OBSTACLE') continue;
+      const p = new THREE.Vector3(...window.solfecViewer.bodyPosition(id)).project(camera);
+      const x = r.left + (p.x + 1) / 2 * r.width, y = r.top + (1 - p.y) / 2 * r.height;
+      const hit = pickAt(x, y);
+      if (hit && hit.id === id) return { id, label: b.label, x, y };
+    }
+    return null;
+  },
+  goto: (i) => request(i),
+  screenshot,
+  imageStats: async () => {  // mean and variance of the luminance of a screenshot
+    const img = new Image();
+    img.src = screenshot();
+    await img.decode();
+    const c = document.createElement('canvas');
+    c.width = img.width; c.height = img.height;
+    const ctx = c.getContext('2d');
+    ctx.drawImage(img, 0, 0);
+    const d = ctx.getImageData(0, 0, c.width, c.height).data;
+    let s = 0, s2 = 0;
+    const n = d.length / 4;
+    for (let i = 0; i < d.length; i += 4) {
+      const l = 0.299 * d[i] + 0.587 * d[i + 1] + 0.114 * d[i + 2];
+      s += l; s2 += l * l;
+    }
+    return { mean: s / n, variance: s2 / n - (s / n) ** 2, width: c.width, height: c.height };
+  },
+  renderMs: (n) => {  // mean wall time of one render call (the GPU work finished by readPixels)
+    const px = new Uint8Array(4), gl = renderer.getContext(), t = performance.now();
+    for (let i = 0; i < n; i++) { renderer.render(scene, camera); gl.readPixels(0, 0, 1, 1, gl.RGBA, gl.UNSIGNED_BYTE, px); }
+    return (performance.now() - t) / n;
+  },
+  measureFps: (ms) => new Promise((ok) => {
+    const r0 = renders, t0 = performance.now();
+    setTimeout(() => ok((renders - r0) * 1000 / (performance.now() - t0)), ms);
+  }),
+};
+
+async function main() {
+  resize();
+  requestAnimationFrame(animate);
+  const s = await api('/api/status');
+  state.models = s.models;
+  $('deck').textContent = s.deck || 'solfec';
+  document.title = `solfec viewer: ${s.deck}`;
+  const sel = $('model');
+  s.models.forEach((m) => {
+    const o = document.createElement('option');
+    o.value = m.index;
+    o.textContent = `${m.index}: ${m.output} (${m.read ? `${m.nframes} frames` : 'no output'})`;
+    sel.appendChild(o);
+  });
+  await openModel(0, false);
+  if (!state.model.read) status(state.model.runs ? 'no output yet: initial state shown; Run computes it' : 'no output');
+  state.ready = true;
+}
+main().catch((e) => { status(e.message); console.error(e); });
