@@ -109,6 +109,20 @@ class Frame:
         return None if k is None else self.u[self._uoff[k]:self._uoff[k + 1]]
 
 
+def svk_cauchy_stresses(F, young, poisson):
+    """Saint Venant-Kirchhoff Cauchy stresses (m, 3, 3) and von Mises values (m,) of the
+    deformation gradients F (m, 3, 3), as kirchhoff_cauchy_stress for
+    many F at once (ParaView export, viewer)."""
+    lam = young * poisson / ((1 + poisson) * (1 - 2 * poisson))
+    mu = young / (2 + 2 * poisson)
+    eye = np.eye(3)
+    E = 0.5 * (np.einsum("kji,kjl->kil", F, F) - eye)
+    S = lam * np.trace(E, axis1=1, axis2=2)[:, None, None] * eye + 2 * mu * E
+    sig = np.einsum("kij,kjl,kml->kim", F, S, F) / np.linalg.det(F)[:, None, None]
+    dev = sig - np.trace(sig, axis1=1, axis2=2)[:, None, None] / 3 * eye
+    return sig, np.sqrt(1.5 * np.einsum("kij,kij->k", dev, dev))
+
+
 def base_fingerprint(E):
     """(sum |e|, sum e, sum e w) over E (3N x n) column after column, w = frac(0.618... i):
     the fingerprint OUTPUT(..., bases='DECK') stores (src/io/results_writer.cc)."""

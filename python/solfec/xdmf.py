@@ -76,7 +76,7 @@ def _fe_frame(res, fr, fe_cache):
         topo.append(t)
         body.append(np.full(len(mesh.elements), bid, np.int64))
         volid.append(mesh.volids)
-        sig, vm = _svk_cauchy(mesh.cell_gradients(x), young, poisson)
+        sig, vm = R.svk_cauchy_stresses(mesh.cell_gradients(x), young, poisson)
         stress.append(sig[:, [0, 0, 0, 1, 1, 2], [0, 1, 2, 1, 2, 2]])  # Tensor6 order
         mises.append(vm)
         nn += len(x)
@@ -86,19 +86,6 @@ def _fe_frame(res, fr, fe_cache):
             "fe_velocity": np.vstack(vel), "fe_topology": np.concatenate(topo),
             "fe_body": np.concatenate(body), "fe_volid": np.concatenate(volid).astype(np.int32),
             "fe_stress": np.vstack(stress), "fe_mises": np.concatenate(mises)}
-
-
-def _svk_cauchy(F, young, poisson):
-    """Saint Venant-Kirchhoff Cauchy stresses (m, 3, 3) and von Mises values (m,) of the
-    deformation gradients F (m, 3, 3), as results.kirchhoff_cauchy_stress."""
-    lam = young * poisson / ((1 + poisson) * (1 - 2 * poisson))
-    mu = young / (2 + 2 * poisson)
-    eye = np.eye(3)
-    E = 0.5 * (np.einsum("kji,kjl->kil", F, F) - eye)
-    S = lam * np.trace(E, axis1=1, axis2=2)[:, None, None] * eye + 2 * mu * E
-    sig = np.einsum("kij,kjl,kml->kim", F, S, F) / np.linalg.det(F)[:, None, None]
-    dev = sig - np.trace(sig, axis1=1, axis2=2)[:, None, None] / 3 * eye
-    return sig, np.sqrt(1.5 * np.einsum("kij,kij->k", dev, dev))
 
 
 def _fe_grid(n, t, h5name, a):

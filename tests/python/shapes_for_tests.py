@@ -1,6 +1,7 @@
 """Shape builders shared by the deck tests."""
 
-from solfec import CONVEX, HULL
+from solfec import (BODY, BULK_MATERIAL, CONVEX, GRAVITY, HULL, INITIAL_VELOCITY, SOLFEC,
+                    SURFACE_MATERIAL)
 
 
 def box(x, y, z, a, b, c, volid=1, surfid=1):
@@ -17,3 +18,19 @@ def slab(half=5.0, thickness=1.0, top=0.0, surfid=1):
     h, t, z = half, thickness, top
     return HULL([-h, -h, z - t, h, -h, z - t, h, h, z - t, -h, h, z - t,
                  -h, -h, z, h, -h, z, h, h, z, -h, h, z], 1, surfid)
+
+
+def pushed_stack(outdir, n=3):
+    """`n` unit boxes stacked on a floor slab (each shifted 5 cm along x), the top one pushed
+    at 0.5 m/s: sticking and sliding contacts with 4-point face patches, friction 0.5,
+    gravity 10, h = 1 ms. Returns (sol, bodies); nothing is run."""
+    sol = SOLFEC("DYNAMIC", 1e-3, outdir)
+    sol.verbose = "OFF"
+    bulk = BULK_MATERIAL(sol, young=1e9, poisson=0.25, density=1000.0)
+    SURFACE_MATERIAL(sol, model="SIGNORINI_COULOMB", friction=0.5)
+    BODY(sol, "OBSTACLE", slab(), bulk)
+    bodies = [BODY(sol, "RIGID", box(-0.5 + 0.05 * k, -0.5, 1.0 * k, 1, 1, 1), bulk)
+              for k in range(n)]
+    INITIAL_VELOCITY(bodies[-1], (0.5, 0, 0), (0, 0, 0))
+    GRAVITY(sol, (0, 0, -10))
+    return sol, bodies

@@ -11,7 +11,7 @@ import numpy as np
 import pytest
 
 from solfec import *  # noqa: F401,F403
-from shapes_for_tests import box, slab
+from shapes_for_tests import box, pushed_stack, slab
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 BENCH = os.path.join(ROOT, "tests", "benchmarks")
@@ -34,17 +34,9 @@ TITLE = "sliding stack of three boxes"
 
 
 def sliding_stack(outdir, steps=5):
-    """Three boxes on a floor, the top one pushed at 0.5 m/s (sticking and sliding contacts,
-    4-point face patches), friction 0.5, h = 1 ms; solved tightly by Gauss-Seidel."""
-    sol = SOLFEC("DYNAMIC", 1e-3, outdir)
-    sol.verbose = "OFF"
-    bulk = BULK_MATERIAL(sol, young=1e9, poisson=0.25, density=1000.0)
-    SURFACE_MATERIAL(sol, model="SIGNORINI_COULOMB", friction=0.5)
-    BODY(sol, "OBSTACLE", slab(), bulk)
-    bodies = [BODY(sol, "RIGID", box(-0.5 + 0.05 * k, -0.5, 1.0 * k, 1, 1, 1), bulk)
-              for k in range(3)]
-    INITIAL_VELOCITY(bodies[-1], (0.5, 0, 0), (0, 0, 0))
-    GRAVITY(sol, (0, 0, -10))
+    """Three boxes on a floor, the top one pushed at 0.5 m/s (shapes_for_tests.pushed_stack),
+    `steps` steps solved tightly by Gauss-Seidel."""
+    sol, bodies = pushed_stack(outdir)
     gs = GAUSS_SEIDEL_SOLVER(1e-12, 5000, meritval=1e-16)
     for _ in range(steps):
         RUN(sol, gs, 1e-3)

@@ -7,20 +7,7 @@ import numpy as np
 import pytest
 
 from solfec import *  # noqa: F401,F403
-from shapes_for_tests import box, slab
-
-
-def stack(outdir, n=3):
-    sol = SOLFEC("DYNAMIC", 1e-3, outdir)
-    sol.verbose = "OFF"
-    bulk = BULK_MATERIAL(sol, young=1e9, poisson=0.25, density=1000.0)
-    SURFACE_MATERIAL(sol, model="SIGNORINI_COULOMB", friction=0.5)
-    BODY(sol, "OBSTACLE", slab(), bulk)
-    bodies = [BODY(sol, "RIGID", box(-0.5 + 0.05 * k, -0.5, 1.0 * k, 1, 1, 1), bulk)
-              for k in range(n)]
-    INITIAL_VELOCITY(bodies[-1], (0.5, 0, 0), (0, 0, 0))
-    GRAVITY(sol, (0, 0, -10))
-    return sol, bodies
+from shapes_for_tests import pushed_stack as stack
 
 
 def test_defaults_and_members():

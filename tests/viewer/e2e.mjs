@@ -1,23 +1,15 @@
 // End-to-end check of the solfec viewer page in headless Chromium (driven by
 // tests/python/test_viewer.py): prints one JSON line with what the page showed.
 // Usage: node e2e.mjs URL OUT_DIR   (env: VIEWER_DIR = viewer/ with node_modules, CHROMIUM)
-import { createRequire } from 'node:module';
 import { writeFileSync } from 'node:fs';
 import path from 'node:path';
+import { launchBrowser, openPage } from './browser.mjs';
 
 const [url, outDir] = process.argv.slice(2);
-const require = createRequire(path.join(process.env.VIEWER_DIR, 'package.json'));
-const { chromium } = require('playwright-core');
-
-const browser = await chromium.launch({
-  executablePath: process.env.CHROMIUM || '/usr/bin/chromium',
-  args: ['--headless', '--no-sandbox', '--disable-background-networking', '--use-angle=swiftshader',
-    '--enable-unsafe-swiftshader', '--disable-gpu-sandbox'],
-});
+const browser = await launchBrowser();
 const out = { errors: [] };
 try {
-  const page = await browser.newPage({ viewport: { width: 900, height: 640 } });
-  page.on('pageerror', (e) => out.errors.push(String(e)));
+  const page = await openPage(browser, out.errors);
   page.on('console', (m) => { if (m.type() === 'error') out.errors.push(m.text()); });
   await page.goto(url);
   await page.waitForFunction(() => window.solfecViewer && window.solfecViewer.state.ready, null, { timeout: 20000 });

@@ -1,20 +1,12 @@
 // Render-loop and playback rate of the solfec viewer page in headless Chromium (printed as one
 // JSON line; tests/python/test_viewer.py, slow part). Usage: node fps.mjs URL
-import { createRequire } from 'node:module';
-import path from 'node:path';
+import { launchBrowser, openPage } from './browser.mjs';
 
 const [url] = process.argv.slice(2);
-const require = createRequire(path.join(process.env.VIEWER_DIR, 'package.json'));
-const { chromium } = require('playwright-core');
-const browser = await chromium.launch({
-  executablePath: process.env.CHROMIUM || '/usr/bin/chromium',
-  args: ['--headless', '--no-sandbox', '--disable-background-networking', '--use-angle=swiftshader',
-    '--enable-unsafe-swiftshader', '--disable-gpu-sandbox'],
-});
+const browser = await launchBrowser();
 const out = { errors: [] };
 try {
-  const page = await browser.newPage({ viewport: { width: 900, height: 640 } });
-  page.on('pageerror', (e) => out.errors.push(String(e)));
+  const page = await openPage(browser, out.errors);
   const t0 = Date.now();
   await page.goto(url);
   await page.waitForFunction(() => window.solfecViewer && window.solfecViewer.state.ready, null, { timeout: 120000 });

@@ -56,16 +56,8 @@ def boundary_triangles(nodes, elements):
 
 
 def svk_mises(F, young, poisson):
-    """Von Mises values (m,) of the Saint Venant-Kirchhoff Cauchy stresses of deformation
-    gradients F (m, 3, 3): sigma = F S F^T / det F, S = lambda tr(E) I + 2 mu E."""
-    lam = young * poisson / ((1 + poisson) * (1 - 2 * poisson))
-    mu = young / (2 + 2 * poisson)
-    eye = np.eye(3)
-    E = 0.5 * (np.einsum("kji,kjl->kil", F, F) - eye)
-    S = lam * np.trace(E, axis1=1, axis2=2)[:, None, None] * eye + 2 * mu * E
-    sig = np.einsum("kij,kjl,kml->kim", F, S, F) / np.linalg.det(F)[:, None, None]
-    dev = sig - np.trace(sig, axis1=1, axis2=2)[:, None, None] / 3 * eye
-    return np.sqrt(1.5 * np.einsum("kij,kij->k", dev, dev))
+    """Von Mises values (m,) of the Saint Venant-Kirchhoff Cauchy stresses of F (m, 3, 3)."""
+    return R.svk_cauchy_stresses(F, young, poisson)[1]
 
 
 class _Store:
