@@ -5,8 +5,18 @@ import { OrbitControls } from 'three/addons/controls/OrbitControls.js';
 
 const $ = (id) => document.getElementById(id);
 const view = $('view');
-const renderer = new THREE.WebGLRenderer({ antialias: true, preserveDrawingBuffer: true });
-renderer.setPixelRatio(window.devicePixelRatio || 1);
+// Software WebGL (SwiftShader, llvmpipe: headless or GPU-less machines) rasterises on the CPU:
+// there the page draws without multisampling at one pixel per CSS pixel; ?aa=0|1 overrides.
+const software = (() => {
+  const gl = document.createElement('canvas').getContext('webgl2');
+  const ext = gl && gl.getExtension('WEBGL_debug_renderer_info');
+  const name = ext ? String(gl.getParameter(ext.UNMASKED_RENDERER_WEBGL)) : '';
+  if (gl) gl.getExtension('WEBGL_lose_context')?.loseContext();
+  return { name, on: /swiftshader|llvmpipe|software/i.test(name) };
+})();
+const aa = new URLSearchParams(location.search).get('aa');
+const renderer = new THREE.WebGLRenderer({ antialias: aa !== null ? aa === '1' : !software.on });
+renderer.setPixelRatio(software.on ? 1 : Math.min(window.devicePixelRatio || 1, 2));
 view.appendChild(renderer.domElement);
 const scene = new THREE.Scene();
 scene.background = new THREE.Color(0x2b3038);
@@ -27,12 +37,20 @@ const state = {
   field: 'displacement', running: false,
 };
 
-// --- data decoding: {f32: base64} and {u32: base64} arrays of the server
+// --- data decoding: {f32: base64} and {u32: base64} arrays of the server, decoded once (kept
+// on the object: a cached frame shown again decodes nothing) and natively where supported
 function decode(o) {
-  const s = atob(o.f32 ?? o.u32);
-  const b = new Uint8Array(s.length);
-  for (let i = 0; i < s.length; i++) b[i] = s.charCodeAt(i);
-  return o.f32 !== undefined ? new Float32Array(b.buffer) : new Uint32Array(b.buffer);
+  if (o.array) return o.array;
+  const s = o.f32 ?? o.u32;
+  let b;
+  if (Uint8Array.fromBase64) b = Uint8Array.fromBase64(s);
+  else {
+    const t = atob(s);
+    b = new Uint8Array(t.length);
+    for (let i = 0; i < t.length; i++) b[i] = t.charCodeAt(i);
+  }
+  o.array = o.f32 !== undefined ? new Float32Array(b.buffer) : new Uint32Array(b.buffer);
+  return o.array;
 }
 
 async function api(path, opts) {
@@ -52,9 +70,14 @@ function bodyColour(b) {
   return new THREE.Color().setHSL(((b.id * 0.618034) % 1), 0.55, 0.55);
 }
 
-// --- bodies: the convex surfaces of all non-obstacle bodies form one mesh and those of the
-// OBSTACLEs another (one draw call each; vertices placed on the CPU every frame), spheres one
+// --- bodies. Bodies of one referential shape (same local vertices and triangles, e.g. the cubes
+// of a box of cubes) form one InstancedMesh on a GPU: one 4x4 matrix per body per frame, the GPU
+// places the vertices and rotates the fixed per-face normals (no per-vertex JS work). Software
+// WebGL draws instances ~2.5x slower than the same triangles merged (measured, docs/viewer.md),
+// so there (and for bodies of unique shape) the convex surfaces form one merged mesh whose
+// vertices and normals the page places every frame; the OBSTACLEs form another, spheres one
 // InstancedMesh, and each FINITE_ELEMENT body its own mesh (nodes from the frame).
+const instancing = new URLSearchParams(location.search).get('instancing') ?? (software.on ? '0' : '1');
 function clearWorld() {
   for (const g of [world, overlay]) {
     g.traverse((o) => { if (o.geometry) o.geometry.dispose(); });
@@ -65,55 +88,169 @@ function clearWorld() {
   state.spheres = null;
 }
 
-class Batch {
-  constructor(entries, obstacle) {
-    let nv = 0, nt = 0;
-    for (const e of entries) { e.v0 = nv; e.nv = e.local.length / 3; nv += e.nv; nt += e.tri.length / 3; }
-    this.entries = entries;
-    this.local = new Float32Array(3 * nv);
-    this.triEntry = new Array(nt);
-    const index = new Uint32Array(3 * nt), colour = new Float32Array(3 * nv);
-    let t = 0;
-    for (const e of entries) {
-      this.local.set(e.local, 3 * e.v0);
-      const c = bodyColour(e.body);
-      for (let i = e.v0; i < e.v0 + e.nv; i++) { colour[3 * i] = c.r; colour[3 * i + 1] = c.g; colour[3 * i + 2] = c.b; }
-      for (let i = 0; i < e.tri.length; i++) index[3 * t + i] = e.tri[i] + e.v0;
-      for (let i = 0; i < e.tri.length / 3; i++) this.triEntry[t + i] = e;
-      t += e.tri.length / 3;
+// Two-sided Lambert shading evaluated per vertex (a flat-shaded polyhedron has one normal per
+// face, so this equals per-pixel shading there) with a light fixed in the world; instance
+// matrices and colours of an InstancedMesh applied on the GPU.
+const LIT_VERTEX = `
+uniform vec3 light;
+varying vec3 vColour;
+void main() {  // matrix-vector products only (software GL runs this per vertex on the CPU)
+  vec4 p = vec4(position, 1.0);
+  vec3 n = normal, c = vec3(1.0);
+#ifdef USE_INSTANCING
+  p = instanceMatrix * p;
+  n = mat3(instanceMatrix) * n;
+#endif
+#ifdef USE_INSTANCING_COLOR
+  c = instanceColor;
+#endif
+#ifdef USE_COLOR
+  c *= color;
+#endif
+  n = normalize(mat3(modelMatrix) * n);
+  vColour = c * (0.35 + 0.8 * abs(dot(n, light)));
+  gl_Position = projectionMatrix * (viewMatrix * (modelMatrix * p));
+}`;
+const LIT_FRAGMENT = `
+uniform float opacity;
+varying vec3 vColour;
+void main() {
+  gl_FragColor = vec4(vColour, opacity);
+#include <colorspace_fragment>
+}`;
+// Closed convex surfaces (outward triangles) are drawn front faces only: the hidden back half
+// of the triangles is culled before rasterisation (-35 % time in software GL); translucent
+// OBSTACLEs, seen from inside too, both sides.
+function litMaterial(opacity = 1, vertexColors = false) {
+  return new THREE.ShaderMaterial({
+    uniforms: { light: { value: new THREE.Vector3(1, -2, 3).normalize() }, opacity: { value: opacity } },
+    vertexShader: LIT_VERTEX, fragmentShader: LIT_FRAGMENT, vertexColors,
+    side: opacity < 1 ? THREE.DoubleSide : THREE.FrontSide,
+    transparent: opacity < 1, depthWrite: opacity >= 1,
+  });
+}
+
+function flatSurface(local, tri) {  // {P, N, I}: local positions, face normals, triangles  // one vertex per (vertex, face plane): exact face normals
+  const P = [], N = [], I = [], ids = new Map();
+  for (let t = 0; t < tri.length; t += 3) {
+    const v = [0, 1, 2].map((k) => new THREE.Vector3().fromArray(local, 3 * tri[t + k]));
+    const n = new THREE.Vector3().subVectors(v[1], v[0]).cross(new THREE.Vector3().subVectors(v[2], v[0]));
+    if (n.lengthSq() > 0) n.normalize();
+    const nk = n.toArray().map((x) => Math.round(x * 1e4)).join(',');
+    for (let k = 0; k < 3; k++) {
+      const key = `${tri[t + k]}:${nk}`;
+      if (!ids.has(key)) { ids.set(key, P.length / 3); P.push(...v[k].toArray()); N.push(...n.toArray()); }
+      I.push(ids.get(key));
     }
-    const geo = new THREE.BufferGeometry();
-    geo.setAttribute('position', new THREE.BufferAttribute(new Float32Array(3 * nv), 3));
-    geo.setAttribute('color', new THREE.BufferAttribute(colour, 3));
-    geo.setIndex(new THREE.BufferAttribute(index, 1));
-    this.mesh = new THREE.Mesh(geo, new THREE.MeshPhongMaterial({ vertexColors: true, flatShading: true,
-      side: THREE.DoubleSide, transparent: obstacle, opacity: obstacle ? 0.45 : 1, depthWrite: !obstacle }));
-    this.mesh.userData.batch = this;
+  }
+  return { P: new Float32Array(P), N: new Float32Array(N), I: new Uint32Array(I) };
+}
+
+function shapeKey(e) {  // equal for bodies whose local surfaces agree to 1e-5 of their size,
+  // whatever the order of vertices and the triangulation of faces: the sorted vertices and the
+  // sorted set of triangle plane normals (a convex hull is fixed by its vertices)
+  const X = e.local, T = e.tri;
+  let size = 0;
+  for (let i = 0; i < X.length; i++) size = Math.max(size, Math.abs(X[i]));
+  const h = 1e-5 * (size || 1), v = [], n = new Set();
+  for (let i = 0; i < X.length; i += 3) v.push(`${Math.round(X[i] / h)},${Math.round(X[i + 1] / h)},${Math.round(X[i + 2] / h)}`);
+  for (let t = 0; t < T.length; t += 3) {
+    const a = 3 * T[t], b = 3 * T[t + 1], c = 3 * T[t + 2];
+    const u = [X[b] - X[a], X[b + 1] - X[a + 1], X[b + 2] - X[a + 2]];
+    const w = [X[c] - X[a], X[c + 1] - X[a + 1], X[c + 2] - X[a + 2]];
+    const m = [u[1] * w[2] - u[2] * w[1], u[2] * w[0] - u[0] * w[2], u[0] * w[1] - u[1] * w[0]];
+    const l = Math.hypot(...m) || 1;
+    n.add(m.map((x) => Math.round(1e4 * x / l)).join(','));
+  }
+  return `${v.sort().join(';')}|${[...n].sort().join(';')}`;
+}
+
+class Instanced {
+  constructor(entries) {
+    this.entries = entries;
+    const f = entries[0].flat, geo = new THREE.BufferGeometry();
+    geo.setAttribute('position', new THREE.BufferAttribute(f.P, 3));
+    geo.setAttribute('normal', new THREE.BufferAttribute(f.N, 3));
+    geo.setIndex(new THREE.BufferAttribute(f.I, 1));
+    this.mesh = new THREE.InstancedMesh(geo, litMaterial(), entries.length);
+    entries.forEach((e, i) => this.mesh.setColorAt(i, bodyColour(e.body)));
+    this.mesh.frustumCulled = false;  // no per-frame bounding sphere of all instances
+    this.mesh.userData.instanced = this;
     world.add(this.mesh);
   }
 
   update() {
+    const a = this.mesh.instanceMatrix.array;
+    this.entries.forEach((e, i) => {
+      const q = e.q, o = 16 * i;
+      if (!e.visible) { a.fill(0, o, o + 16); return; }  // a hidden body: a zero matrix
+      a[o] = q[0]; a[o + 1] = q[1]; a[o + 2] = q[2]; a[o + 3] = 0;
+      a[o + 4] = q[3]; a[o + 5] = q[4]; a[o + 6] = q[5]; a[o + 7] = 0;
+      a[o + 8] = q[6]; a[o + 9] = q[7]; a[o + 10] = q[8]; a[o + 11] = 0;
+      a[o + 12] = q[9]; a[o + 13] = q[10]; a[o + 14] = q[11]; a[o + 15] = 1;
+    });
+    this.mesh.instanceMatrix.needsUpdate = true;
+    this.mesh.boundingSphere = null;  // recomputed by a pick only
+  }
+}
+
+class Batch {
+  constructor(entries, obstacle) {
+    let nv = 0, nt = 0;
+    for (const e of entries) { e.v0 = nv; e.nv = e.flat.P.length / 3; nv += e.nv; nt += e.flat.I.length / 3; }
+    this.entries = entries;
+    this.local = new Float32Array(3 * nv);
+    this.normal = new Float32Array(3 * nv);
+    this.triEntry = new Array(nt);
+    const index = new Uint32Array(3 * nt), colour = new Float32Array(3 * nv);
+    let t = 0;
+    for (const e of entries) {
+      const I = e.flat.I;
+      this.local.set(e.flat.P, 3 * e.v0);
+      this.normal.set(e.flat.N, 3 * e.v0);
+      const c = bodyColour(e.body);
+      for (let i = e.v0; i < e.v0 + e.nv; i++) { colour[3 * i] = c.r; colour[3 * i + 1] = c.g; colour[3 * i + 2] = c.b; }
+      for (let i = 0; i < I.length; i++) index[3 * t + i] = I[i] + e.v0;
+      for (let i = 0; i < I.length / 3; i++) this.triEntry[t + i] = e;
+      t += I.length / 3;
+    }
+    const geo = new THREE.BufferGeometry();
+    geo.setAttribute('position', new THREE.BufferAttribute(new Float32Array(3 * nv), 3));
+    geo.setAttribute('normal', new THREE.BufferAttribute(new Float32Array(3 * nv), 3));
+    geo.setAttribute('color', new THREE.BufferAttribute(colour, 3));
+    geo.setIndex(new THREE.BufferAttribute(index, 1));
+    this.mesh = new THREE.Mesh(geo, litMaterial(obstacle ? 0.45 : 1, true));
+    this.mesh.frustumCulled = false;  // no per-frame bounding sphere
+    this.mesh.userData.batch = this;
+    world.add(this.mesh);
+  }
+
+  update() {  // x = R X + c, n = R N of every vertex (R column-wise in q[0..8], c = q[9..11])
     const pos = this.mesh.geometry.attributes.position.array, X = this.local;
+    const nor = this.mesh.geometry.attributes.normal.array, N = this.normal;
     for (const e of this.entries) {
-      const q = e.q;
-      for (let i = 3 * e.v0; i < 3 * (e.v0 + e.nv); i += 3) {
-        if (!e.visible) { pos[i] = pos[3 * e.v0]; pos[i + 1] = pos[3 * e.v0 + 1]; pos[i + 2] = pos[3 * e.v0 + 2]; continue; }
-        const x = X[i], y = X[i + 1], z = X[i + 2];
+      const q = e.q, end = 3 * (e.v0 + e.nv);
+      if (!e.visible) { pos.fill(0, 3 * e.v0, end); continue; }  // a hidden body: one point
+      for (let i = 3 * e.v0; i < end; i += 3) {
+        const x = X[i], y = X[i + 1], z = X[i + 2], a = N[i], b = N[i + 1], c = N[i + 2];
         pos[i] = q[0] * x + q[3] * y + q[6] * z + q[9];
         pos[i + 1] = q[1] * x + q[4] * y + q[7] * z + q[10];
         pos[i + 2] = q[2] * x + q[5] * y + q[8] * z + q[11];
+        nor[i] = q[0] * a + q[3] * b + q[6] * c;
+        nor[i + 1] = q[1] * a + q[4] * b + q[7] * c;
+        nor[i + 2] = q[2] * a + q[5] * b + q[8] * c;
       }
     }
     this.mesh.geometry.attributes.position.needsUpdate = true;
-    this.mesh.geometry.computeBoundingSphere();
+    this.mesh.geometry.attributes.normal.needsUpdate = true;
+    this.mesh.geometry.boundingSphere = null;  // recomputed by a pick only
   }
 }
 
 class Spheres {
   constructor(items) {  // items: [entry, [cx, cy, cz, r]] with centres local to the mass centre
     this.items = items;
-    this.mesh = new THREE.InstancedMesh(new THREE.SphereGeometry(1, 20, 14),
-      new THREE.MeshPhongMaterial(), items.length);
+    this.mesh = new THREE.InstancedMesh(new THREE.SphereGeometry(1, 20, 14), litMaterial(), items.length);
     items.forEach(([e], i) => this.mesh.setColorAt(i, bodyColour(e.body)));
     this.mesh.frustumCulled = false;
     this.mesh.userData.spheres = this;
@@ -130,12 +267,12 @@ class Spheres {
       this.mesh.setMatrixAt(i, m);
     });
     this.mesh.instanceMatrix.needsUpdate = true;
-    this.mesh.computeBoundingSphere();
+    this.mesh.boundingSphere = null;
   }
 }
 
 function makeBodies(bodies) {
-  const solid = [], obstacle = [], spheres = [];
+  const solid = [], obstacle = [], spheres = [], shapes = new Map();
   for (const b of bodies) {
     const e = { body: b, q: new Float32Array([1, 0, 0, 0, 1, 0, 0, 0, 1, 0, 0, 0]), visible: false, velocity: [0, 0, 0] };
     state.bodies.set(b.id, e);
@@ -152,17 +289,26 @@ function makeBodies(bodies) {
     }
     e.local = decode(b.positions);
     e.tri = decode(b.triangles);
-    if (e.tri.length) (b.kind === 'OBSTACLE' ? obstacle : solid).push(e);
+    if (e.tri.length) {
+      const k = shapeKey(e);
+      if (!shapes.has(k)) shapes.set(k, { flat: flatSurface(e.local, e.tri), solid: [] });
+      e.flat = shapes.get(k).flat;
+      if (b.kind === 'OBSTACLE') obstacle.push(e); else shapes.get(k).solid.push(e);
+    }
     for (const s of b.spheres) spheres.push([e, s]);
   }
-  state.batches = [solid, obstacle].filter((l) => l.length).map((l) => new Batch(l, l === obstacle));
+  const instanced = [];
+  for (const { solid: l } of shapes.values()) if (l.length) (instancing === '1' && l.length > 1 ? instanced : solid).push(l);
+  state.batches = [solid.flat(), obstacle].filter((l) => l.length).map((l) => new Batch(l, l === obstacle))
+    .concat(instanced.map((l) => new Instanced(l)));
   state.spheres = spheres.length ? new Spheres(spheres) : null;
 }
 
 function showFrame(fr) {
+  const t0 = performance.now();
   state.frame = fr;
   state.index = fr.index;
-  const q = decode(fr.placement);
+  const q = decode(fr.placement), vel = decode(fr.velocity);
   for (const e of state.bodies.values()) e.visible = false;
   let lo = Infinity, hi = -Infinity;
   fr.ids.forEach((id, k) => {
@@ -170,10 +316,9 @@ function showFrame(fr) {
     if (!e) return;
     e.visible = true;
     e.q = q.subarray(12 * k, 12 * k + 12);
-    e.velocity = fr.velocity[k];
-    const fe = fr.fe[String(id)];
-    if (fe) { lo = Math.min(lo, fe.min); hi = Math.max(hi, fe.max); }
+    e.velocity = vel.subarray(3 * k, 3 * k + 3);
   });
+  for (const fe of Object.values(fr.fe)) { lo = Math.min(lo, fe.min); hi = Math.max(hi, fe.max); }
   for (const b of state.batches) b.update();
   if (state.spheres) state.spheres.update();
   for (const e of state.bodies.values()) if (e.fe) e.fe.visible = e.visible;
@@ -199,6 +344,8 @@ function showFrame(fr) {
   if (state.picked) info(state.picked);
   drawHistory();
   state.frames++;
+  state.updateMs = performance.now() - t0;  // the page's JS work of a frame (decoding included)
+  redraw();
 }
 
 function bodyBox(e, box) {  // expands box by the current extent of a visible body
@@ -234,6 +381,7 @@ function legend(on, lo, hi) {
 }
 
 function contacts(c) {
+  redraw();
   overlay.traverse((o) => { if (o.geometry) o.geometry.dispose(); });
   overlay.clear();
   if (!$('contacts').checked || !c.count) return;
@@ -260,18 +408,25 @@ function contacts(c) {
 }
 
 // --- frames
-const cache = new Map();
-async function loadFrame(i) {
-  if (!state.model || !state.nframes) return;
-  i = Math.max(0, Math.min(state.nframes - 1, i));
+const cache = new Map();  // frame requests (promises) by model, index and field
+function fetchFrame(i) {
   const key = `${state.mi}:${i}:${state.field}`;
   let fr = cache.get(key);
   if (!fr) {
-    fr = await api(`/api/frame?m=${state.mi}&i=${i}&field=${state.field}`);
+    const t0 = performance.now();
+    fr = api(`/api/frame?m=${state.mi}&i=${i}&field=${state.field}`);
+    fr.then(() => { state.fetchMs = performance.now() - t0; }, () => cache.delete(key));
     cache.set(key, fr);
     if (cache.size > 64) cache.delete(cache.keys().next().value);
   }
-  showFrame(fr);
+  return fr;
+}
+async function loadFrame(i) {
+  if (!state.model || !state.nframes) return;
+  i = Math.max(0, Math.min(state.nframes - 1, i));
+  const fr = fetchFrame(i);
+  if (state.playing && i + 1 < state.nframes) fetchFrame(i + 1);  // the next one meanwhile
+  showFrame(await fr);
 }
 
 let pending = null;  // the latest requested frame while one is loading
@@ -325,7 +480,8 @@ function pickAt(clientX, clientY) {
   ray.setFromCamera(p, camera);
   const entry = (h) => {
     const u = h.object.userData;
-    return u.batch ? u.batch.triEntry[h.faceIndex] : u.spheres ? u.spheres.items[h.instanceId][0] : u.entry;
+    return u.batch ? u.batch.triEntry[h.faceIndex] : u.instanced ? u.instanced.entries[h.instanceId]
+      : u.spheres ? u.spheres.items[h.instanceId][0] : u.entry;
   };
   const hits = ray.intersectObjects(world.children.filter((g) => g.visible), false).map(entry)
     .filter((e) => e && e.visible);
@@ -334,7 +490,7 @@ function pickAt(clientX, clientY) {
 }
 function info(b) {
   state.picked = b;
-  const e = state.bodies.get(b.id), v = (e && e.velocity) || [0, 0, 0];
+  const e = state.bodies.get(b.id), v = Array.from((e && e.velocity) || [0, 0, 0]);
   $('info').hidden = false;
   $('info').textContent = `label    ${b.label}\nkind     ${b.kind}\nmass     ${b.mass.toPrecision(5)} kg\n` +
     `velocity ${v.map((x) => x.toExponential(3)).join(', ')} m/s\n|v|      ${Math.hypot(...v).toExponential(3)} m/s`;
@@ -438,6 +594,7 @@ function screenshot() {
 }
 
 function resize() {
+  redraw();
   const w = view.clientWidth, h = view.clientHeight;
   renderer.setSize(w, h);
   camera.aspect = w / Math.max(1, h);
@@ -445,7 +602,11 @@ function resize() {
 }
 window.addEventListener('resize', resize);
 
-let last = 0, renders = 0;
+// Rendering on demand: a redraw when the frame, the view or the canvas changed (state.continuous:
+// every animation frame, as measureFps does).
+let last = 0, renders = 0, dirty = true;
+function redraw() { dirty = true; }
+controls.addEventListener('change', redraw);
 function animate(t) {
   requestAnimationFrame(animate);
   if (state.playing && !state.loading && t - last > 33) {
@@ -454,6 +615,8 @@ function animate(t) {
     else $('play').click();
   }
   controls.update();
+  if (!dirty && !state.continuous) return;
+  dirty = false;
   renderer.render(scene, camera);
   renders++;
 }
@@ -476,6 +639,8 @@ window.solfecViewer = {
     return null;
   },
   goto: (i) => request(i),
+  meshes: () => ({ instanced: state.batches.filter((b) => b.mesh.isInstancedMesh).map((b) => b.mesh.count),
+    merged: state.batches.filter((b) => !b.mesh.isInstancedMesh).map((b) => b.entries.length) }),
   screenshot,
   imageStats: async () => {  // mean and variance of the luminance of a screenshot
     const img = new Image();
@@ -499,10 +664,28 @@ window.solfecViewer = {
     for (let i = 0; i < n; i++) { renderer.render(scene, camera); gl.readPixels(0, 0, 1, 1, gl.RGBA, gl.UNSIGNED_BYTE, px); }
     return (performance.now() - t) / n;
   },
-  measureFps: (ms) => new Promise((ok) => {
+  measureFps: (ms) => new Promise((ok) => {  // redraws per second of the render loop, forced
+    state.continuous = true;
     const r0 = renders, t0 = performance.now();
-    setTimeout(() => ok((renders - r0) * 1000 / (performance.now() - t0)), ms);
+    setTimeout(() => { state.continuous = false; ok((renders - r0) * 1000 / (performance.now() - t0)); }, ms);
   }),
+  profile: (n = 3) => {  // where a frame's time goes: page JS, the GPU's drawing, what is drawn
+    const i = renderer.info.render, c = renderer.domElement, size = renderer.getSize(new THREE.Vector2());
+    const ms = window.solfecViewer.renderMs(n);
+    renderer.setSize(Math.ceil(size.x / 10), Math.ceil(size.y / 10), false);  // 1 % of the pixels:
+    const geometryMs = window.solfecViewer.renderMs(n);  // the vertex and triangle-setup cost
+    renderer.setSize(size.x, size.y, false);
+    let t = performance.now();
+    for (let k = 0; k < n; k++) renderer.render(scene, camera);  // CPU side only (not finished)
+    const submit = (performance.now() - t) / n;
+    t = performance.now();
+    for (let k = 0; k < n; k++) for (const b of state.batches) b.update();
+    const bodies = (performance.now() - t) / n;
+    return { render_ms: ms, geometry_ms: geometryMs, submit_ms: submit, body_update_ms: bodies, frame_js_ms: state.updateMs,
+      fetch_ms: state.fetchMs, triangles: i.triangles, calls: i.calls, width: c.width, height: c.height,
+      pixel_ratio: renderer.getPixelRatio(), antialias: renderer.getContextAttributes().antialias,
+      gl_renderer: software.name };
+  },
 };
 
 async function main() {

@@ -132,10 +132,11 @@ void ContactSurface::Refresh(const Body& b) {
     const auto* fe = AsMeshFe(b);
     const int n = fe->num_nodes();
     points_.resize(n);
-    velocities_.assign(n, Vec3::Zero());
+    velocities_.resize(n);
+    const bool has_u = uf.size() == 3 * n;
     for (int i = 0; i < n; ++i) {
       points_[i] = fe->node(i);
-      if (uf.size() == 3 * n) velocities_[i] = uf.segment<3>(3 * i);
+      velocities_[i] = has_u ? Vec3(uf.segment<3>(3 * i)) : Vec3::Zero();
     }
   } else {
     points_.clear();
@@ -152,17 +153,19 @@ void ContactSurface::Refresh(const Body& b) {
       }
     }
   }
-  max_speed_ = 0.0;
+  double v2 = 0.0;  // sqrt is monotone: the max of the norms is the root of the max
   bounds_ = Aabb();
   for (size_t i = 0; i < points_.size(); ++i) {
-    max_speed_ = std::max(max_speed_, velocities_[i].norm());
+    v2 = std::max(v2, velocities_[i].squaredNorm());
     bounds_.Extend(points_[i]);
   }
+  max_speed_ = std::sqrt(v2);
   // Face diameters (the longest vertex distance) and area vectors (slave surfaces).
   const int nf = static_cast<int>(faces_.size());
   const int nn = static_cast<int>(nodes_.size());
   face_diam_.resize(nf);
   face_area_.resize(nn > 0 ? nf : 0);
+  face_share_.resize(nn > 0 ? nf : 0);
   mean_diam_ = 0.0;
   Vec3 x[4];
   for (int f = 0; f < nf; ++f) {
@@ -172,7 +175,10 @@ void ContactSurface::Refresh(const Body& b) {
       for (int c = a + 1; c < n; ++c) d2 = std::max(d2, (x[a] - x[c]).squaredNorm());
     face_diam_[f] = std::sqrt(d2);
     mean_diam_ += face_diam_[f];
-    if (nn > 0) face_area_[f] = AreaVector(x, n);
+    if (nn > 0) {
+      face_area_[f] = AreaVector(x, n);
+      face_share_[f] = face_area_[f].norm() / n;
+    }
   }
   if (nf > 0) mean_diam_ /= nf;
   // Slave nodes: area-weighted normals, tributary areas, point boxes.
@@ -185,7 +191,7 @@ void ContactSurface::Refresh(const Body& b) {
     double area = 0.0;
     for (int f : node_faces_[k]) {
       normal += face_area_[f];
-      area += face_area_[f].norm() / faces_[f].size;
+      area += face_share_[f];
     }
     const double len = normal.norm();
     node_normal_[k] = len > 0.0 ? Vec3(normal / len) : normal;

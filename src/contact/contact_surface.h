@@ -77,6 +77,7 @@ class ContactSurface {
   std::vector<SurfaceFace> faces_;
   std::vector<double> face_diam_;
   std::vector<Vec3> face_area_;           // area vectors (slave surfaces only)
+  std::vector<double> face_share_;        // |area| / vertex count (slave surfaces only)
   std::vector<geometry::Aabb> node_boxes_;  // point boxes of the slave nodes
   std::vector<geometry::Aabb> face_boxes_;
   std::vector<int> nodes_, node_surfid_, slot_;

@@ -233,7 +233,8 @@ std::vector<NodeFaceContact> NodeToFace::SearchWith(SearchMethod method,
   const std::vector<Pass> passes = Passes(pairs, filters);
   stats_.body_pairs = static_cast<int>(passes.size());
   stats_.octree = timer.Stop();
-  std::vector<NodeFaceContact> found;  // all node-face pairs in contact
+  std::vector<NodeFaceContact>& found = found_;  // all node-face pairs in contact
+  found.clear();
   NodeFaceContact c;
   if (brute) {  // stages 2 and 3 at once: no candidate list (10^7 pairs and more)
     timer.Start();
@@ -249,7 +250,8 @@ std::vector<NodeFaceContact> NodeToFace::SearchWith(SearchMethod method,
   } else {
     // Stage 2: slave-node BVH (or slave-face BVH) against master-face BVH (Algorithm 1).
     timer.Start();
-    std::vector<Candidate> candidates;
+    std::vector<Candidate>& candidates = candidates_;
+    candidates.clear();
     Candidates(method, passes, candidates);
     stats_.elementary_pairs = static_cast<long>(candidates.size());
     stats_.bvh = timer.Stop();

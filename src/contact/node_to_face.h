@@ -152,6 +152,9 @@ class NodeToFace {
   };
   std::unordered_map<Key, double, KeyHash> previous_gap_;  // of existing contacts (keep rule)
   double max_previous_gap_ = 0.0;
+  // Work lists kept between searches (their capacity: no reallocation per step).
+  std::vector<Candidate> candidates_;
+  std::vector<NodeFaceContact> found_;
   NodeToFaceStats stats_;
   double accumulated_ = 0.0;
   long searches_ = 0;

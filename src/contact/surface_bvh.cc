@@ -61,6 +61,7 @@ void SurfaceBvh::Refit(const std::vector<Aabb>& boxes) {
       n.box = nodes_[n.left].box;
       n.box.Extend(nodes_[n.right].box);
     }
+    n.extent = static_cast<float>((n.box.hi - n.box.lo).sum());
   }
 }
 

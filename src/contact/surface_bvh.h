@@ -20,7 +20,12 @@ class SurfaceBvh {
     geometry::Aabb box;
     int left = -1, right = -1;  // children (internal nodes)
     int primitive = -1;         // leaf: index of the primitive, -1 for internal nodes
+    // Sum of the box's edge lengths (set by Refit), which of two nodes to descend: float
+    // keeps a node in 64 bytes and the choice does not change the pairs found.
+    float extent = 0.0f;
   };
+  // Traversal stack size: a median split gives depth <= ceil(log2 n) <= 31 per tree.
+  static constexpr int kMaxStack = 64;
 
   void Build(const std::vector<geometry::Aabb>& boxes);
   // Same number of boxes as at Build (otherwise Build is called).
@@ -38,36 +43,47 @@ class SurfaceBvh {
   int num_primitives_ = 0;
 };
 
+// Whether two boxes overlap (closed boxes; as geometry::Aabb::Overlaps, with an early exit
+// per axis for the traversal's inner loop).
+inline bool BoxesOverlap(const geometry::Aabb& a, const geometry::Aabb& b) {
+  return a.lo[0] <= b.hi[0] && b.lo[0] <= a.hi[0] && a.lo[1] <= b.hi[1] &&
+         b.lo[1] <= a.hi[1] && a.lo[2] <= b.hi[2] && b.lo[2] <= a.hi[2];
+}
+
 // Algorithm 1 of the paper (elementary searching): simultaneous descent of two hierarchies,
 // pruning node pairs whose boxes do not overlap, descending the node with the larger box
 // (sum of extents; the paper descends the first tree first: same pairs, more box tests);
 // calls visit(primitive of a, primitive of b) for every pair of overlapping leaves
-// (a template: the visitor is inlined). Returns the number of box-box tests (an effort
-// measure).
+// (a template: the visitor is inlined). A child pair is tested before it is stacked (the
+// stack holds overlapping pairs only; fixed size: the trees are balanced, depth <= 31 each).
+// Returns the number of box-box tests (an effort measure).
 template <class Visit>
 long TraversePairs(const SurfaceBvh& a, const SurfaceBvh& b, Visit&& visit) {
   if (a.empty() || b.empty()) return 0;
-  const auto& na = a.nodes();
-  const auto& nb = b.nodes();
-  long tests = 0;
-  std::vector<std::pair<int, int>> stack;  // depth first: at most depth(a) + depth(b) + 1
-  stack.reserve(64);
-  stack.emplace_back(0, 0);
-  while (!stack.empty()) {
-    const auto [i, j] = stack.back();
-    stack.pop_back();
-    ++tests;
-    if (!na[i].box.Overlaps(nb[j].box)) continue;
-    const bool leaf_a = na[i].primitive >= 0, leaf_b = nb[j].primitive >= 0;
+  const SurfaceBvh::Node* na = a.nodes().data();
+  const SurfaceBvh::Node* nb = b.nodes().data();
+  long tests = 1;
+  if (!BoxesOverlap(na[0].box, nb[0].box)) return tests;
+  int stack_a[SurfaceBvh::kMaxStack], stack_b[SurfaceBvh::kMaxStack];  // not zeroed
+  int top = 0;  // at most depth(a) + depth(b) + 1 pairs
+  const auto push = [&](int i, int j) { stack_a[top] = i, stack_b[top++] = j; };
+  push(0, 0);
+  while (top > 0) {
+    --top;
+    const int i = stack_a[top], j = stack_b[top];
+    const SurfaceBvh::Node& A = na[i];
+    const SurfaceBvh::Node& B = nb[j];
+    const bool leaf_a = A.primitive >= 0, leaf_b = B.primitive >= 0;
     if (leaf_a && leaf_b) {
-      visit(na[i].primitive, nb[j].primitive);
-    } else if (!leaf_a && (leaf_b || (na[i].box.hi - na[i].box.lo).sum() >=
-                                          (nb[j].box.hi - nb[j].box.lo).sum())) {
-      stack.emplace_back(na[i].right, j);
-      stack.emplace_back(na[i].left, j);
+      visit(A.primitive, B.primitive);
+    } else if (!leaf_a && (leaf_b || A.extent >= B.extent)) {
+      tests += 2;
+      if (BoxesOverlap(na[A.right].box, B.box)) push(A.right, j);
+      if (BoxesOverlap(na[A.left].box, B.box)) push(A.left, j);
     } else {
-      stack.emplace_back(i, nb[j].right);
-      stack.emplace_back(i, nb[j].left);
+      tests += 2;
+      if (BoxesOverlap(A.box, nb[B.right].box)) push(i, B.right);
+      if (BoxesOverlap(A.box, nb[B.left].box)) push(i, B.left);
     }
   }
   return tests;

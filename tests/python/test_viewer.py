@@ -101,6 +101,8 @@ def test_api_serves_model_and_frames_of_the_results(viewer):
     # cube starts 20 mm above the floor); float32 placements, Euler-type steps: 10 %
     assert z1 - z0 == pytest.approx(-0.5 * 9.81 * 0.05 ** 2, rel=0.1)
     assert f1["time"] == pytest.approx(0.05)
+    # the frame's velocity (float32, binary like the placements): v = -g t after 0.05 s of fall
+    assert _f32(f1["velocity"])[3 * k + 2] == pytest.approx(-9.81 * 0.05, rel=1e-6)
     h = _get(viewer, f"/api/history?m=0&id={cube['id']}")
     assert len(h["time"]) == 61 and h["label"] == "cube-0-0-0"
     # free fall: v = g t = 0.4905 m/s and kinetic energy m v^2 / 2 = 0.2406 J at t = 0.05 s
@@ -109,7 +111,10 @@ def test_api_serves_model_and_frames_of_the_results(viewer):
     assert h["kinetic"][10] == pytest.approx(0.5 * 2.0 * (9.81 * 0.05) ** 2, rel=0.1)
 
 
-def test_page_renders_bodies_follows_the_slider_and_picks_a_body(viewer, tmp_path):
+# the page draws bodies of one shape as a merged mesh on software GL (headless Chromium) and
+# as an InstancedMesh on a GPU (?instancing=1 forces that path here)
+@pytest.mark.parametrize("query", ["", "?instancing=1"], ids=["merged", "instanced"])
+def test_page_renders_bodies_follows_the_slider_and_picks_a_body(viewer, tmp_path, query):
     if not (os.path.isfile(CHROMIUM) and shutil.which("node")):
         pytest.skip("headless test needs chromium (apt install chromium) and node")
     if not os.path.isdir(os.path.join(VIEWER_DIR, "node_modules", "playwright-core")):
@@ -117,7 +122,8 @@ def test_page_renders_bodies_follows_the_slider_and_picks_a_body(viewer, tmp_pat
     art = tmp_path / "artefacts"
     art.mkdir()
     p = subprocess.run(["node", os.path.join(ROOT, "tests", "viewer", "e2e.mjs"),
-                        f"http://127.0.0.1:{viewer}/", str(art)], capture_output=True, text=True,
+                        f"http://127.0.0.1:{viewer}/{query}", str(art)], capture_output=True,
+                       text=True,
                        timeout=50, env={**os.environ, "VIEWER_DIR": VIEWER_DIR,
                                         "CHROMIUM": CHROMIUM})
     assert p.returncode == 0, p.stderr
@@ -125,6 +131,10 @@ def test_page_renders_bodies_follows_the_slider_and_picks_a_body(viewer, tmp_pat
     assert out["errors"] == []
     assert out["nframes"] == 61 and out["models"] == 1
     assert out["bodies"] == 9  # every body of the model is drawn
+    # the deck turns cube (i, j, k) by 5 ((i + j + k) % 3) degrees before the run: 3 referential
+    # shapes of 2, 3, 3 cubes, i.e. 3 InstancedMeshes, or one merged mesh of 8; the box apart
+    m = out["meshes"]
+    assert (sorted(m["instanced"]), m["merged"]) == (([2, 3, 3], [1]) if query else ([], [8, 1]))
     (i0, x0), (i1, x1) = out["before"], out["after"]
     assert (i0, i1) == (0, 60)
     # the cubes settle ~20 mm lower onto the floor (or each other) by the last frame
@@ -138,7 +148,7 @@ def test_page_renders_bodies_follows_the_slider_and_picks_a_body(viewer, tmp_pat
     # non-blank: a uniform background has variance 0; the bodies give ~400 (8-bit luminance^2)
     assert out["stats"]["variance"] > 50.0
     assert (art / "viewer-screenshot.png").stat().st_size > 10000
-    print(f"viewer: render loop {out['fps']:.1f} frames/s in headless Chromium (software GL); "
+    print(f"viewer{query}: render loop {out['fps']:.1f} frames/s in headless Chromium (software GL); "
           f"screenshot {art / 'viewer-screenshot.png'}")
 
 
@@ -191,9 +201,16 @@ def test_ten_thousand_bodies_frame_rate_is_printed(tmp_path):
                                              "CHROMIUM": CHROMIUM})
         out = json.loads(p.stdout.strip().splitlines()[-1])
         assert out["errors"] == [] and out["bodies"] == 10000
+        pr = out["profile"]
         print(f"viewer, 10000 bodies: page ready in {out['load_seconds']:.1f} s, one render "
               f"{out['render_ms']:.0f} ms, render loop {out['render_fps']:.2f} frames/s, "
-              f"playback {out['play_fps']:.2f} frames/s")
+              f"playback {out['play_fps']:.2f} frames/s; per frame: {pr['triangles']} triangles "
+              f"in {pr['calls']} draw calls on {pr['width']}x{pr['height']} px (pixel ratio "
+              f"{pr['pixel_ratio']}, antialias {pr['antialias']}), GL drawing {pr['render_ms']:.0f} "
+              f"ms (render + finish; {pr['submit_ms']:.1f} ms of it JS; "
+              f"{pr['geometry_ms']:.0f} ms at 1 % of the pixels), body placement "
+              f"{pr['body_update_ms']:.1f} ms, frame decode + update {pr['frame_js_ms']:.0f} ms, "
+              f"frame fetch {pr['fetch_ms']:.0f} ms; GL: {pr['gl_renderer']}")
     finally:
         proc.terminate()
         proc.wait(10)

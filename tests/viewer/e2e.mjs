@@ -17,6 +17,7 @@ try {
   out.nframes = await page.evaluate(`${v}.state.nframes`);
   out.bodies = await page.evaluate(`${v}.bodyCount()`);
   out.models = await page.evaluate(`${v}.state.models.length`);
+  out.meshes = await page.evaluate(`${v}.meshes()`);
   const pick = await page.evaluate(`${v}.visibleBody()`);
   out.pick = pick;
   out.before = await page.evaluate(`[${v}.state.index, ${v}.bodyPosition(${pick ? pick.id : 1})]`);

@@ -159,24 +159,25 @@ class Scene:
             ids = [int(b) for b in fr.bodies["id"]]
             store = _Store(res)
             place = np.zeros((len(ids), 12))
+            place[:, [0, 4, 8]] = 1.0
             vel = np.zeros((len(ids), 3))
             fe = {}
-            for k, bid in enumerate(ids):
+            for bid in ids:
                 self._body(res, bid, store)
-                q, u = np.asarray(fr.body_q(bid), float), np.asarray(fr.body_u(bid), float)
-                if ("fe", bid) in self._geo:
-                    fe[str(bid)], vel[k] = self._fe_state(res, fr, bid, field)
-                    place[k, [0, 4, 8]] = 1.0
-                elif len(q) >= 12:
-                    place[k] = q[:12]
-                    vel[k] = u[-3:] if len(u) >= 3 else 0.0
-                else:
-                    place[k, [0, 4, 8]] = 1.0
+            isfe = np.array([("fe", bid) in self._geo for bid in ids], bool)
+            nq, nu = np.asarray(fr.nq, np.int64), np.asarray(fr.nu, np.int64)
+            qend, uend = np.cumsum(nq), np.cumsum(nu)
+            k = np.nonzero(~isfe & (nq >= 12))[0]  # rigid-like: rotation and centre first
+            place[k] = np.asarray(fr.q, float)[(qend[k] - nq[k])[:, None] + np.arange(12)]
+            k = k[nu[k] >= 3]  # their velocity: the last 3 of u
+            vel[k] = np.asarray(fr.u, float)[uend[k][:, None] - 3 + np.arange(3)]
+            for k in np.nonzero(isfe)[0]:
+                fe[str(ids[k])], vel[k] = self._fe_state(res, fr, ids[k], field)
             c = fr.constraints
             B = np.asarray(c["base"], float).reshape(-1, 3, 3)  # B[k, j] = column j (T1, T2, N)
             R_ = np.asarray(c["R"], float).reshape(-1, 3)
             return {"index": int(fr.index), "time": fr.time, "nframes": int(res.nframes),
-                    "ids": ids, "placement": f32(place), "velocity": vel.tolist(), "fe": fe,
+                    "ids": ids, "placement": f32(place), "velocity": f32(vel), "fe": fe,
                     "contacts": {"count": int(len(c)), "kind": np.asarray(c["kind"]).tolist(),
                                  "point": f32(np.asarray(c["point"], float).reshape(-1, 3)),
                                  "normal": f32(B[:, 2, :]),

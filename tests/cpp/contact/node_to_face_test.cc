@@ -206,6 +206,55 @@ TEST(SurfaceBvh, TraversalFindsExactlyTheOverlappingLeafPairs) {
   EXPECT_EQ(found, brute);
 }
 
+TEST(SurfaceBvh, BoxesOverlapAgreesWithAabbOverlapsIncludingTouchingBoxes) {
+  // Boxes on a 0.5 grid: many pairs share a face, an edge or a corner exactly (closed boxes
+  // overlap there), others are apart by one grid step.
+  std::mt19937 rng(7);
+  std::uniform_int_distribution<int> c(0, 6), w(0, 2);
+  int overlapping = 0, touching = 0;
+  for (int trial = 0; trial < 2000; ++trial) {
+    geometry::Aabb a, b;
+    for (int k = 0; k < 3; ++k) {
+      a.lo[k] = 0.5 * c(rng), a.hi[k] = a.lo[k] + 0.5 * w(rng);
+      b.lo[k] = 0.5 * c(rng), b.hi[k] = b.lo[k] + 0.5 * w(rng);
+    }
+    ASSERT_EQ(BoxesOverlap(a, b), a.Overlaps(b));
+    ASSERT_EQ(BoxesOverlap(a, b), BoxesOverlap(b, a));
+    overlapping += a.Overlaps(b);
+    touching += a.Overlaps(b) && (a.hi.array() == b.lo.array()).any();
+  }
+  EXPECT_GT(overlapping, 100);  // both outcomes and exact contacts are exercised
+  EXPECT_GT(touching, 20);
+}
+
+TEST(SurfaceBvh, TraversalOfPointLeavesFindsPointsOnBoxBoundaries) {
+  // Slave-node hierarchies have point leaves (lo == hi): grid points 0, 0.25, ..., 2 against
+  // unit boxes at 0 and 1 along x; a point on a box face belongs to the box (closed boxes),
+  // so every point with x in [0, 1] meets box 0 and x in [1, 2] box 1 (x = 1 meets both).
+  std::vector<geometry::Aabb> points, boxes(2);
+  for (int i = 0; i <= 8; ++i)
+    for (int j = 0; j <= 4; ++j) {
+      geometry::Aabb p;
+      p.Extend(Vec3(0.25 * i, 0.25 * j, 0.5));
+      points.push_back(p);
+    }
+  boxes[0].Extend(Vec3(0, 0, 0)), boxes[0].Extend(Vec3(1, 1, 1));
+  boxes[1].Extend(Vec3(1, 0, 0)), boxes[1].Extend(Vec3(2, 1, 1));
+  SurfaceBvh tp, tb;
+  tp.Build(points);
+  tb.Build(boxes);
+  std::set<std::pair<int, int>> found;
+  TraversePairs(tp, tb, [&](int i, int j) { EXPECT_TRUE(found.emplace(i, j).second); });
+  std::set<std::pair<int, int>> expected;
+  for (int i = 0; i <= 8; ++i)
+    for (int j = 0; j <= 4; ++j) {
+      if (i <= 4) expected.emplace(5 * i + j, 0);
+      if (i >= 4) expected.emplace(5 * i + j, 1);
+    }
+  EXPECT_EQ(found.size(), 50u);  // 45 points, the 5 on x = 1 twice
+  EXPECT_EQ(found, expected);
+}
+
 material::BulkMaterial Mat() { return solfec::testing::ElasticMaterial(1e6, 0.3, 100.0); }
 
 // FE cube [lo, lo + 1]^3 of 2 x 2 x 2 HEX8 with nodes jittered by up to 0.04, rotated by
