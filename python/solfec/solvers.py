@@ -258,12 +258,15 @@ class NEWTON_SOLVER(_IterationsHistory):
     and itershist (iterations of every solve, after itershist = 'ON'). Extensions: smoothing
     (default 10; 0 = off): Gauss-Seidel sweeps from the Newton iterate when the line search
     fails or the merit stalls (rounds double), then Newton continues; proximal (default 0 =
-    off): proximal factor of the Newton matrix for rank-deficient W."""
+    off): proximal factor of the Newton matrix for rank-deficient W; residual (default 0 =
+    off): also stop once the relative natural-map residual, Siconos' fc3d error, is <=
+    residual."""
 
     def __init__(self, meritval=1e-8, maxiter=1000, locdyn="ON", linminiter=5, resdec=None,
                  bot=None, which=None, stepcontrol=None, linmaxiter=10, maxmatvec=None,
                  epsilon=0.25, delta=0.0, omega=None, nonmonlength=5, gsflag="ON",
-                 linver="GMRES", theta=None, reldelta=None, proximal=0.0, smoothing=10):
+                 linver="GMRES", theta=None, reldelta=None, proximal=0.0, smoothing=10,
+                 residual=0.0):
         r = "NEWTON_SOLVER"
         self._s = _solfec.NewtonSolver()
         self.meritval = meritval
@@ -276,6 +279,7 @@ class NEWTON_SOLVER(_IterationsHistory):
         self.gsflag = gsflag
         self.proximal = proximal
         self.smoothing = smoothing
+        self.residual = residual
         self.locdyn = locdyn
         self.linver = A.choice(linver, r, "linver", ("GMRES", "DIAG"))
         if reldelta is not None:
@@ -309,6 +313,10 @@ class NEWTON_SOLVER(_IterationsHistory):
     proximal = property(lambda s: s._s.proximal,
                         lambda s, v: setattr(s._s, "proximal",
                                              A.positive(v, "NEWTON_SOLVER", "proximal",
+                                                        allow_zero=True)))
+    residual = property(lambda s: s._s.residual,
+                        lambda s, v: setattr(s._s, "residual",
+                                             A.positive(v, "NEWTON_SOLVER", "residual",
                                                         allow_zero=True)))
 
     @property

@@ -140,6 +140,7 @@ void DefineSolvers(py::module_& m) {
   newton_option("proximal", &NewtonOptions::proximal);  // extension (benchmarks)
   newton_option("nonmonlength", &NewtonOptions::nonmonlength);
   newton_option("smoothing", &NewtonOptions::smoothing);
+  newton_option("residual", &NewtonOptions::residual);  // stopping test (benchmarks)
   newton_option("gsflag", &NewtonOptions::gsflag);
   newton_option("locdyn", &NewtonOptions::locdyn);
   ns.def_property_readonly("fell_back", &NewtonSolver::fell_back);

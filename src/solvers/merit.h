@@ -72,7 +72,17 @@ double MeritDenominator(const std::vector<Vec3>& B, const std::vector<Mat3>& W_i
 // MeritDenominator.
 double ComputeMerit(BlockProblem& problem, const std::vector<Mat3>& W_inv, double denominator);
 
+// g(R) from the current problem.U (= B + W R, set by the caller); fills problem.merit.
+double MeritFromU(BlockProblem& problem, const std::vector<Mat3>& W_inv, double denominator);
+
 // Convenience form that inverts the diagonal blocks itself.
 double ComputeMerit(BlockProblem& problem);
+
+// Relative natural-map residual sqrt(sum_a |C_a|^2) / max(|R|, |U|, |B|) of problem.R with
+// the current problem.U (C_a = RowResidual with in_cone, i.e. for a contact
+// R_a - proj_FC(R_a - U_a - mu |U_T| e_N)): for contact-only problems the value of Siconos
+// 4.4's fc3d_compute_error; the `residual` stopping test of the Gauss-Seidel and Newton
+// solvers. 0 when R, U and B all vanish.
+double RelativeResidual(const BlockProblem& problem);
 
 }  // namespace solfec::solvers

@@ -48,6 +48,8 @@ void NewtonOptions::Validate() const {
   if (!(proximal >= 0.0) || !std::isfinite(proximal)) Fail("proximal", "must be >= 0");
   if (nonmonlength < 1) Fail("nonmonlength", "must be >= 1");
   if (smoothing < 0) Fail("smoothing", "must be >= 0 (0: off)");
+  if (!(residual >= 0.0) || !std::isfinite(residual))
+    Fail("residual", "must be >= 0 (0: off); use e.g. 1e-6");
 }
 
 NewtonSolver::NewtonSolver(const NewtonOptions& options) { set_options(options); }
@@ -57,9 +59,10 @@ void NewtonSolver::set_options(const NewtonOptions& options) {
   options_ = options;
 }
 
-double NewtonSolver::Residual(const BlockProblem& p, const std::vector<Vec3>& R, bool jacobian) {
+double NewtonSolver::Residual(const BlockProblem& p, const std::vector<Vec3>& R, bool jacobian,
+                              bool reuse_WR) {
   const int n = p.size();
-  p.MultiplyW(R, U_);
+  if (!reuse_WR) p.MultiplyW(R, U_);
   double phi = 0.0;
   for (int a = 0; a < n; ++a) {
     const Law& law = p.laws[a];
@@ -167,8 +170,12 @@ int NewtonSolver::Gmres(const BlockProblem& p, VecX& dR) {
   int total = 0;
   double beta_prev = 0.0;
   for (int cycle = 0; cycle < kMaxCycles; ++cycle) {
-    MultiplyJ(p, dR, r);
-    r = rhs - r;
+    if (cycle == 0) {
+      r = rhs;  // dR = 0: no product
+    } else {
+      MultiplyJ(p, dR, r);
+      r = rhs - r;
+    }
     double beta = r.norm();
     // A restart cycle that did not lower the residual: J is (nearly) singular on it.
     if (cycle > 0 && beta >= beta_prev) break;
@@ -237,6 +244,7 @@ bool NewtonSolver::Smooth(BlockProblem& problem, SolverStats& stats, double& mer
   o.epsilon = 1e-14;  // stop on the merit (or the sweep count) only
   o.diagepsilon = std::min(options_.meritval, 1e-4) / 100.0;
   o.maxiter = sweeps;
+  o.residual = options_.residual;
   GaussSeidelSolver gs(o);
   const SolverStats g = gs.Solve(problem);
   smoothing_sweeps_ += g.iters;
@@ -275,8 +283,15 @@ SolverStats NewtonSolver::Solve(BlockProblem& problem) {
   prox_ = 0.0;
   VecX dR;
   bool no_progress = false;
+  // Stopping test: g(R) <= meritval or (residual on) RelativeResidual <= residual, on the
+  // iterate whose U ComputeMerit has just set.
+  auto met = [&](double merit) {
+    return merit <= options_.meritval ||
+           (options_.residual > 0.0 && RelativeResidual(problem) <= options_.residual);
+  };
   for (int pass = 0; pass < kMaxCohesionPasses; ++pass) {
     double merit = ComputeMerit(problem, W_inv_, denominator);
+    bool done = met(merit);
     double phi = Residual(problem, problem.R, true);
     std::deque<double> memory{phi};
     no_progress = false;
@@ -285,6 +300,7 @@ SolverStats NewtonSolver::Solve(BlockProblem& problem) {
     // Smoothing restarts Newton from the Gauss-Seidel iterate (plain matrix, fresh memory).
     auto smooth = [&]() {
       if (!Smooth(problem, stats, merit)) return false;
+      done = met(merit);
       prox_ = 0.0;
       phi = Residual(problem, problem.R, true);
       memory.assign(1, phi);
@@ -292,7 +308,7 @@ SolverStats NewtonSolver::Solve(BlockProblem& problem) {
       stalled = 0;
       return true;
     };
-    while (merit > options_.meritval && stats.iters < options_.maxiter) {
+    while (!done && stats.iters < options_.maxiter) {
       const int gmres_iters = Gmres(problem, dR);
       linear_iters_ += gmres_iters;
       const double ref = *std::max_element(memory.begin(), memory.end());
@@ -328,16 +344,17 @@ SolverStats NewtonSolver::Solve(BlockProblem& problem) {
       }
       ++stats.iters;
       merit = ComputeMerit(problem, W_inv_, denominator);
+      done = met(merit);
       stats.merhist.push_back(merit);
       stats.mvhist.push_back(gmres_iters);
-      phi = Residual(problem, problem.R, true);
+      // U_ = W R from the accepted trial of the line search: no new product with W.
+      phi = Residual(problem, problem.R, true, true);
       memory.push_back(phi);
       if (static_cast<int>(memory.size()) > options_.nonmonlength) memory.pop_front();
       if (merit <= 0.5 * best) {
         best = merit;
         stalled = 0;
-      } else if (++stalled >= kStallWindow && options_.smoothing > 0 &&
-                 merit > options_.meritval) {
+      } else if (++stalled >= kStallWindow && options_.smoothing > 0 && !done) {
         smooth();
       }
     }
@@ -355,7 +372,7 @@ SolverStats NewtonSolver::Solve(BlockProblem& problem) {
     if (!broken || no_progress || stats.iters >= options_.maxiter) break;
   }
   stats.merit = ComputeMerit(problem, W_inv_, denominator);
-  stats.converged = stats.merit <= options_.meritval;
+  stats.converged = met(stats.merit);
   stats.error = stats.converged ? "OK" : "DIVERGED";
   stats.row_merit = problem.merit;
   if (!stats.converged) {
@@ -367,6 +384,7 @@ SolverStats NewtonSolver::Solve(BlockProblem& problem) {
       GaussSeidelOptions o;
       o.meritval = options_.meritval;
       o.epsilon = 1e-12;
+      o.residual = options_.residual;
       o.maxiter = std::max(options_.maxiter, 1000);  // GS default at least
       GaussSeidelSolver gs(o);
       const SolverStats g = gs.Solve(problem);

@@ -33,9 +33,15 @@ struct NewtonOptions {
   // Gauss-Seidel smoothing (extension; 0 = off = Solfec-1.0's Newton): when the line search
   // makes no progress, or the merit has not halved over 4 Newton iterations, up
   // to `smoothing` Gauss-Seidel sweeps (Anderson 5; twice as many in every later round of
-  // the same solve) run from the Newton iterate and Newton restarts from theirs. Redundant contact points (rank-deficient W: FE contact patches)
-  // give |C|^2 stationary points other than solutions, where Newton alone stalls.
+  // the same solve) run from the Newton iterate and Newton restarts from theirs. Redundant
+  // contact points (rank-deficient W: FE contact patches) give |C|^2 stationary points
+  // other than solutions, where Newton alone stalls.
   int smoothing = 10;
+  // Extra stopping test (0: off; extension): also stop once the relative natural-map
+  // residual (RelativeResidual of merit.h, Siconos 4.4's fc3d_compute_error for contact-only
+  // problems) of the iterate is <= residual; checked after every Newton step and smoothing
+  // round (whose Gauss-Seidel sweeps stop on it too), like meritval.
+  double residual = 0.0;
   bool gsflag = true;      // on failure continue by Gauss-Seidel from the Newton iterate
   // 'locdyn': true assembles W (3x3 blocks); false asks for a matrix-free W (products
   // through the bodies, BlockProblem::W_operator), Gauss-Seidel fallback assembles it.
@@ -49,7 +55,8 @@ class NewtonSolver final : public ConstraintSolver {
   explicit NewtonSolver(const NewtonOptions& options = {});
 
   // Newton iterations on C(R) = 0 (per contact the Alart-Curnier function with
-  // rho_a = 3 / trace(W_aa); equality rows linear) until g(R) <= meritval. On maxiter or a
+  // rho_a = 3 / trace(W_aa); equality rows linear) until g(R) <= meritval (or, with
+  // options.residual > 0, RelativeResidual <= residual). On maxiter or a
   // failed line search stats.error = 'DIVERGED'; with gsflag, Gauss-Seidel (meritval the
   // same, epsilon 1e-12) continues from the Newton iterate and its outcome is reported,
   // fell_back() is set and stats.message says so. Rows with law.spring_dashpot throw
@@ -69,9 +76,11 @@ class NewtonSolver final : public ConstraintSolver {
   int smoothing_sweeps() const { return smoothing_sweeps_; }  // of the last Solve
 
  private:
-  // Residual C(R) into C_ (U_ = B + W R must be current) and, if jacobian, the blocks
-  // Dr_, Du_ of its generalised Jacobian dC = Dr dR + Du dU and the preconditioner.
-  double Residual(const BlockProblem& p, const std::vector<Vec3>& R, bool jacobian);
+  // Residual C(R) into C_ (U_ = W R is computed, or with reuse_WR taken as current) and,
+  // if jacobian, the blocks Dr_, Du_ of its generalised Jacobian dC = Dr dR + Du dU and the
+  // preconditioner.
+  double Residual(const BlockProblem& p, const std::vector<Vec3>& R, bool jacobian,
+                  bool reuse_WR = false);
   void MultiplyJ(const BlockProblem& p, const VecX& x, VecX& y);  // y = (J + delta I) x
   void Precondition(const VecX& x, VecX& y) const;                // y = M^-1 x
   // Solves J dR = -C by right-preconditioned restarted GMRES; returns iterations.

@@ -94,5 +94,39 @@ TEST(Merit, PerRowSharesSumToTotal) {
   EXPECT_GT(g, 0.0);
 }
 
+// Closed form, W = I, B = (0, 0, -1), mu = 0.5 (U = B + R): R = 0 gives U = B, F = U (no
+// slip) and C = -proj_FC(-F) = (0, 0, -1), scale max(|R|, |U|, |B|) = 1, so 1; the solution
+// R = (0, 0, 1) (U = 0) gives 0; R = (0, 0, 0.5) gives U = (0, 0, -0.5), C = (0, 0, -0.5) and
+// scale max(0.5, 0.5, 1) = 1, so 0.5. Exact in binary arithmetic up to one rounding.
+TEST(Merit, RelativeResidualIsTheNaturalMapRelativeToTheLargestVector) {
+  BlockProblem p = SingleRow(Mat3::Identity(), Vec3(0.0, 0.0, -1.0), Contact(0.5));
+  const double cases[][2] = {{0.0, 1.0}, {1.0, 0.0}, {0.5, 0.5}};
+  for (const auto& c : cases) {
+    p.R = {Vec3(0.0, 0.0, c[0])};
+    p.ComputeU();
+    EXPECT_NEAR(RelativeResidual(p), c[1], 1e-15) << "R_N = " << c[0];
+  }
+  // A sliding contact: B = (1, 0, -1), R = 0: U = B, F = (1, 0, -1 + 0.5 * 1) and
+  // C = -proj_FC((-1, 0, 0.5)); that point lies neither in the cone (|t| = 1 > 0.5 * 0.5)
+  // nor in its polar (0.5 > -|t| / mu), so the projection is the boundary point
+  // ((mu |t| + n) / (1 + mu^2)) (mu t / |t|, 1) = 0.8 (-0.5, 0, 1); |C| = sqrt(0.8) and the
+  // scale is |U| = |B| = sqrt(2).
+  p.B = {Vec3(1.0, 0.0, -1.0)};
+  p.R = {Vec3::Zero()};
+  p.ComputeU();
+  EXPECT_NEAR(RelativeResidual(p), std::sqrt(0.8 * 0.8 + 0.4 * 0.4) / std::sqrt(2.0), 1e-15);
+}
+
+TEST(Merit, MeritFromUEqualsComputeMeritOnARandomNetwork) {
+  BlockProblem p = testing::MakeRandomNetwork(20, 15, 11);
+  for (int a = 0; a < p.size(); ++a) p.R[a] = Vec3(0.1 * a, -0.05 * a, 0.2 + 0.01 * a);
+  const double g = ComputeMerit(p);  // also sets p.U = B + W R
+  std::vector<Mat3> W_inv;
+  InvertDiagonalBlocks(p, W_inv);
+  // Same arithmetic on the same U: identical.
+  EXPECT_EQ(MeritFromU(p, W_inv, MeritDenominator(p.B, W_inv)), g);
+  EXPECT_GT(g, 0.0);
+}
+
 }  // namespace
 }  // namespace solfec::solvers

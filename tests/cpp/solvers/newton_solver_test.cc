@@ -239,6 +239,34 @@ TEST(NewtonSolver, SpringDashpotContactsAreRejected) {
   EXPECT_THROW(SolveWith(p), InputError);
 }
 
+// The residual option stops on Siconos' error measure (RelativeResidual) of the iterate:
+// random networks with meritval out of reach (1e-30); at residual 1e-6 the final iterate
+// meets it, earlier than at 1e-12, and the result agrees with the tight solve to the
+// accuracy the bound implies (|R - R*| <~ 1e-6 scale times a conditioning factor: 1e-3).
+TEST(NewtonSolver, ResidualOptionStopsAtTheNaturalMapResidual) {
+  for (unsigned seed : {1u, 2u, 3u}) {
+    BlockProblem loose = testing::MakeRandomNetwork(30, 25, seed);
+    BlockProblem tight = loose;
+    NewtonOptions o = Tight();
+    o.meritval = 1e-30;
+    o.gsflag = false;
+    o.residual = 1e-6;
+    const SolverStats s1 = NewtonSolver(o).Solve(loose);
+    ASSERT_EQ(s1.error, "OK") << seed;
+    EXPECT_LE(RelativeResidual(loose), 1e-6) << seed;
+    EXPECT_GT(s1.merit, 1e-30) << seed;  // stopped by the residual, not the merit
+    o.residual = 1e-12;
+    const SolverStats s2 = NewtonSolver(o).Solve(tight);
+    ASSERT_EQ(s2.error, "OK") << seed;
+    EXPECT_LE(RelativeResidual(tight), 1e-12) << seed;
+    EXPECT_LT(s1.iters, s2.iters) << seed;
+    double scale = 0.0;
+    for (const Vec3& R : tight.R) scale = std::max(scale, R.norm());
+    for (int a = 0; a < loose.size(); ++a)
+      EXPECT_LT((loose.R[a] - tight.R[a]).norm(), 1e-3 * scale) << seed << " row " << a;
+  }
+}
+
 TEST(NewtonSolver, InvalidOptionsNameTheArgument) {
   NewtonOptions o;
   o.resdec = 1.5;
@@ -254,6 +282,14 @@ TEST(NewtonSolver, InvalidOptionsNameTheArgument) {
   o = NewtonOptions();
   o.proximal = -1.0;
   EXPECT_THROW(NewtonSolver{o}, InputError);
+  o = NewtonOptions();
+  o.residual = -1e-6;
+  try {
+    NewtonSolver s(o);
+    FAIL();
+  } catch (const InputError& e) {
+    EXPECT_NE(std::string(e.what()).find("'residual'"), std::string::npos);
+  }
 }
 
 TEST(NewtonSolver, DefaultsFollowSolfec1) {
