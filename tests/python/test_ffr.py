@@ -72,12 +72,7 @@ def test_ffr_spin_conserves_energy_and_keeps_output_readable(tmp_path):
     # energy conserving; the centrifugal loading exchanges a tiny amount with the elastic
     # part), and a READ of the output restores conf (the shape is rebuilt from it).
     out = str(tmp_path / "out")
-    sol = SOLFEC("DYNAMIC", 1e-3, out)
-    sol.verbose = "OFF"
-    soft = BULK_MATERIAL(sol, young=1e8, poisson=0.2, density=2500.0)
-    b = BODY(sol, "FINITE_ELEMENT",
-             HEX(box_corners((-0.5, -0.5, -1), (0.5, 0.5, 1)), 2, 2, 4, 1, [1] * 6),
-             soft, form="FFR")
+    sol, b = soft_ffr_cuboid(out)
     INITIAL_VELOCITY(b, (0, 0, 0), (1, 2, 0.5))
     e0 = sum(ENERGY(sol, b)[:2])
     RUN(sol, GAUSS_SEIDEL_SOLVER(1e-8, 100), 0.2)
@@ -86,12 +81,7 @@ def test_ffr_spin_conserves_energy_and_keeps_output_readable(tmp_path):
     conf = b.conf
     assert max(abs(c) for c in conf[12:]) > 0.0  # it deformed
     point = DISPLACEMENT(b, (0.5, 0.5, 1))
-    sol2 = SOLFEC("DYNAMIC", 1e-3, out)
-    sol2.verbose = "OFF"
-    soft2 = BULK_MATERIAL(sol2, young=1e8, poisson=0.2, density=2500.0)
-    b2 = BODY(sol2, "FINITE_ELEMENT",
-              HEX(box_corners((-0.5, -0.5, -1), (0.5, 0.5, 1)), 2, 2, 4, 1, [1] * 6),
-              soft2, form="FFR")
+    sol2, b2 = soft_ffr_cuboid(out)
     assert sol2.mode == "READ"
     SEEK(sol2, 0.2)
     assert b2.conf == pytest.approx(conf, abs=1e-12)
@@ -146,6 +136,14 @@ def ffr_cuboid(sol, mat, n=(2, 2, 4)):
                 mat, form="FFR")
 
 
+def soft_ffr_cuboid(outdir):
+    """(sol, body): the cuboid with E = 1e8 (visible deformation), h = 1e-3."""
+    sol = SOLFEC("DYNAMIC", 1e-3, outdir)
+    sol.verbose = "OFF"
+    soft = BULK_MATERIAL(sol, young=1e8, poisson=0.2, density=2500.0)
+    return sol, ffr_cuboid(sol, soft)
+
+
 @pytest.mark.parametrize("density", [2500.0, 5000.0])
 def test_ffr_pressure_on_one_face_accelerates_the_mass_centre_by_p_a_over_m(tmp_path, density):
     # p = 1e4 Pa on the top face (area 1 m^2) of a free stone cuboid (E = 35 GPa: strains of
@@ -194,21 +192,14 @@ def test_ffr_history_of_points_in_read_mode_matches_the_run(tmp_path):
     # file (nodes rebuilt from q = [x_C, O, psi], u = [v_C, Omega, lambda]) equals the live
     # DISPLACEMENT / VELOCITY at the same times to round-off.
     out = str(tmp_path / "out")
-
-    def deck():
-        sol = SOLFEC("DYNAMIC", 1e-3, out)
-        sol.verbose = "OFF"
-        soft = BULK_MATERIAL(sol, young=1e8, poisson=0.2, density=2500.0)
-        return sol, ffr_cuboid(sol, soft)
-
-    sol, b = deck()
+    sol, b = soft_ffr_cuboid(out)
     INITIAL_VELOCITY(b, (0.3, 0, 0), (1, 2, 0.5))
     OUTPUT(sol, 0.05)
     live = []
     for _ in range(4):
         RUN(sol, GAUSS_SEIDEL_SOLVER(1e-8, 100), 0.05)
         live.append((sol.time, DISPLACEMENT(b, (0.5, 0.5, 1)), VELOCITY(b, (0.5, 0.5, 1))))
-    sol2, b2 = deck()
+    sol2, b2 = soft_ffr_cuboid(out)
     assert sol2.mode == "READ"
     h = HISTORY(sol2, [(b2, (0.5, 0.5, 1), e) for e in ("DX", "DY", "DZ", "VX", "VY", "VZ")])
     for t, d, v in live:
