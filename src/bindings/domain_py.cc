@@ -70,9 +70,7 @@ ScalarOrSeries ToScalarOrSeries(const py::object& v) {
 // The mesh body of a FINITE_ELEMENT body for the stress queries: the body itself or, for
 // form 'FFR', its internal mesh body (nodes at the current positions); throws naming STRESS.
 const body::FeBody& StressMesh(const Domain& d, Id id) {
-  const Body& b = GetBody(d, id);
-  if (const auto* fe = dynamic_cast<const body::FeBody*>(&b)) return *fe;
-  if (const auto* ffr = dynamic_cast<const body::FfrBody*>(&b)) return ffr->mesh_body();
+  if (const body::FeBody* fe = body::MeshBodyOf(GetBody(d, id))) return *fe;
   throw InputError("STRESS: the body is not FINITE_ELEMENT (argument 'body')");
 }
 

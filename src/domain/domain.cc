@@ -5,7 +5,6 @@
 #include <cmath>
 #include <cstdio>
 #include <sstream>
-#include <unordered_set>
 
 #include "base/errors.h"
 #include "base/math.h"
@@ -309,16 +308,23 @@ Energy Domain::ComputeEnergy(const std::vector<const body::Body*>& bodies) const
     e.contact += b->contact_work;
     e.friction += b->friction_work;
   }
-  // PUT_SPRING stored energy, shared like the work of a constraint by its bodies in the set.
-  const std::unordered_set<const Body*> in_set(bodies.begin(), bodies.end());
-  for (const Constraint& c : constraints_) {
-    if (c.kind != ConstraintKind::kSpring) continue;
-    const double share = c.body1 && c.body2 ? 0.5 : 1.0;
-    const int in = static_cast<int>(c.body1 && in_set.count(c.body1)) +
-                   static_cast<int>(c.body2 && in_set.count(c.body2));
-    if (in > 0) e.internal += in * share * SpringPotential(c);
+  const std::unordered_map<const Body*, double> springs = SpringEnergies();
+  for (const Body* b : bodies) {
+    const auto it = springs.find(b);
+    if (it != springs.end()) e.internal += it->second;
   }
   return e;
+}
+
+std::unordered_map<const Body*, double> Domain::SpringEnergies() const {
+  std::unordered_map<const Body*, double> out;
+  for (const Constraint& c : constraints_) {
+    if (c.kind != ConstraintKind::kSpring) continue;
+    const double share = (c.body1 && c.body2 ? 0.5 : 1.0) * SpringPotential(c);
+    if (c.body1) out[c.body1] += share;
+    if (c.body2) out[c.body2] += share;
+  }
+  return out;
 }
 
 }  // namespace solfec::domain

@@ -130,6 +130,8 @@ class Domain {
   // Energy of the whole domain, of one body, or of a set of bodies.
   Energy ComputeEnergy() const;
   Energy ComputeEnergy(const std::vector<const body::Body*>& bodies) const;
+  // PUT_SPRING stored energy per body (half of a two-body spring's potential to each body).
+  std::unordered_map<const body::Body*, double> SpringEnergies() const;
 
  private:
   void UpdateUserConstraints();

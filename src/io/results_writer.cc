@@ -17,7 +17,6 @@
 #include "body/fem/ffr_body.h"
 #include "body/fem/reduced_fe_body.h"
 #include "contact/constraint.h"
-#include "domain/springs.h"
 
 namespace solfec::io {
 
@@ -269,8 +268,7 @@ void ResultsWriter::StageDefinition(const body::Body& b) {
   const auto vertex_row = [&S] { return S.vertex0 + static_cast<int64_t>(S.vertices.size() / 3); };
   // A FINITE_ELEMENT body's convexes are its mesh elements, stored once as its mesh below;
   // only embedded pieces (background-mesh bodies) are convexes of their own.
-  const auto* ffr = dynamic_cast<const body::FfrBody*>(&b);
-  const body::FeBody* fe_body = ffr ? &ffr->mesh_body() : dynamic_cast<const body::FeBody*>(&b);
+  const body::FeBody* fe_body = body::MeshBodyOf(b);
   const bool element_convexes = fe_body != nullptr && !fe_body->embedded();
   r.convex_start = S.convex0 + static_cast<int64_t>(S.convexes.size());
   r.convex_count = element_convexes ? 0 : static_cast<int64_t>(s.convexes.size());
@@ -409,14 +407,7 @@ void ResultsWriter::WriteFrame(const domain::Domain& d, int newbods, int delbods
   states_.clear();
   qbuf_.clear();
   ubuf_.clear();
-  // PUT_SPRING stored energy, half to each body of a two-body spring (as ENERGY).
-  std::unordered_map<const body::Body*, double> spring_energy;
-  for (const contact::Constraint& c : d.constraints()) {
-    if (c.kind != contact::ConstraintKind::kSpring) continue;
-    const double share = (c.body1 && c.body2 ? 0.5 : 1.0) * domain::SpringPotential(c);
-    if (c.body1) spring_energy[c.body1] += share;
-    if (c.body2) spring_energy[c.body2] += share;
-  }
+  const std::unordered_map<const body::Body*, double> spring_energy = d.SpringEnergies();
   for (const auto& b : d.bodies()) {
     BodyStateRow s;
     s.id = b->id();

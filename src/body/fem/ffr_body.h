@@ -159,4 +159,8 @@ class FfrBody : public Body {
   StepState step_;
 };
 
+// The mesh body of a FINITE_ELEMENT body (its nodes at the current positions): the body
+// itself for TL/BC/BC-RO/BC-MODAL, the internal one for FFR; nullptr for other kinds.
+const FeBody* MeshBodyOf(const Body& b);
+
 }  // namespace solfec::body
