@@ -37,6 +37,9 @@ class SOLFEC:
             raise ValueError(f"SOLFEC: the output directory '{out}' is not writable "
                              f"(argument 'output')")
         self._domain = _solfec.Domain(analysis, h)
+        from . import run as _run
+        if _run._mpi is not None:  # solfec-mpi: the domain decomposition (docs/parallel.md)
+            self._domain._attach_decomposition(_run._mpi.decomposition_factory())
         self._domain.geometric_epsilon = _state.geometric_epsilon
         self._domain.set_sparsify(0.01, 0.0, _state.geometric_epsilon)
         self._analysis = analysis
@@ -108,6 +111,12 @@ class SOLFEC:
     @property
     def analysis(self):
         return self._analysis
+
+    @property
+    def parallel_stats(self):
+        """solfec-mpi: collective; statistics of the domain decomposition over all ranks
+        (times in s: maximum over ranks; counts: totals; docs/parallel.md). None in serial."""
+        return self._domain.parallel_stats
 
     @property
     def time(self):

@@ -200,8 +200,16 @@ def NCPU(solfec=None):
 
 
 def HERE(solfec, obj):
-    """HERE(solfec, object): True if the object is on this processor. Interim under solfec-mpi
-    (docs/parallel.md): every rank holds every body and constraint, so this is always True."""
+    """HERE(solfec, object): True if the object is on this processor: under solfec-mpi a BODY
+    is here on the rank that owns (integrates) it, which can change as bodies migrate; before
+    the first RUN every rank holds every body. Other objects and serial runs: True."""
+    A.instance(solfec, SOLFEC, "HERE", "solfec")
+    if _mpi is None:
+        return True
+    from .model import BODY
+    if isinstance(obj, BODY):
+        d = solfec._domain
+        return d.has_body(obj._id) and d.owns(obj._id)
     return True
 
 
@@ -266,9 +274,15 @@ def IMBALANCE_TOLERANCE(solfec, tolerance, lockdir="OFF", degenratio=10.0, weigh
         raise ValueError(f"{r}: argument 'degenratio' must be > 1, got {degenratio!r}")
     if not 0.0 <= A.number(weightfactor, r, "weightfactor") <= 1.0:
         raise ValueError(f"{r}: argument 'weightfactor' must lie in [0, 1], got {weightfactor!r}")
-    # Kept for the domain decomposition (docs/parallel.md: planned); no effect yet.
+    freq = A.integer(updatefreq, r, "updatefreq")
+    if freq < 1:
+        raise ValueError(f"{r}: argument 'updatefreq' must be a positive integer, got {updatefreq!r}")
     solfec._balance = {"tolerance": float(tolerance), "lockdir": lockdir == "ON",
-                       "degenratio": float(degenratio), "weightfactor": float(weightfactor)}
+                       "degenratio": float(degenratio), "weightfactor": float(weightfactor),
+                       "updatefreq": freq}
+    # solfec-mpi: the Zoltan settings of the decomposition (no effect in serial runs).
+    solfec._domain._set_balance(float(tolerance), lockdir == "ON", float(degenratio),
+                                float(weightfactor), freq)
 
 
 def WARNINGS(flag):

@@ -16,6 +16,7 @@
 #include <vector>
 
 #include "parallel/communicator.h"
+#include "parallel/domain_decomposition.h"
 
 namespace py = pybind11;
 using solfec::parallel::Communicator;
@@ -31,6 +32,10 @@ PYBIND11_EMBEDDED_MODULE(_solfec_mpi, m) {
   m.doc() = "MPI job of the solfec-mpi launcher";
   m.def("rank", [] { return g_world->rank(); });
   m.def("size", [] { return g_world->size(); });
+  // SOLFEC() hands this to Domain._attach_decomposition (docs/parallel.md).
+  m.def("decomposition_factory", [] {
+    return py::capsule(reinterpret_cast<void*>(&solfec::parallel::CreateDomainDecomposition));
+  });
   m.def("barrier", [] {
     py::gil_scoped_release release;
     g_world->Barrier();

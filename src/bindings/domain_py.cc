@@ -466,6 +466,26 @@ void DefineDomain(py::module_& m) {
              if (m) *m = s;
            })
       .def("add_callback", &Domain::AddCallback, py::arg("interval"), py::arg("fn"))
+      // solfec-mpi (docs/parallel.md): the launcher's decomposition factory (a PyCapsule of
+      // domain::Decomposition* (*)()), IMBALANCE_TOLERANCE, HERE and the statistics.
+      .def("_attach_decomposition",
+           [](Domain& d, const py::capsule& factory) {
+             using Factory = domain::Decomposition* (*)();
+             auto make = reinterpret_cast<Factory>(factory.get_pointer<void>());
+             d.SetDecomposition(std::unique_ptr<domain::Decomposition>(make()));
+           })
+      .def("_set_balance",
+           [](Domain& d, double tolerance, bool lockdir, double degenratio, double weightfactor,
+              int updatefreq) {
+             if (auto* dec = d.decomposition())
+               dec->SetBalance(tolerance, lockdir, degenratio, weightfactor, updatefreq);
+           })
+      .def("owns", [](const Domain& d, Id id) { return d.Owns(GetBody(d, id)); })
+      .def_property_readonly("parallel_stats",
+                             [](Domain& d) -> py::object {
+                               if (!d.decomposition()) return py::none();
+                               return py::cast(d.decomposition()->Stats());
+                             })
       .def("run",
            [](Domain& d, solvers::ConstraintSolver& solver, double duration) {
              d.interrupt_check = [] {

@@ -139,9 +139,13 @@ void ContactManager::Update(Domain& d) {
   // Node-to-face contacts (CONTACT_METHOD 'NODE_TO_FACE'): a fresh three-stage search
   // updates, deletes and creates them (all are erased with 'OVERLAP').
   std::vector<Body*> bodies;
-  for (const auto& b : d.bodies()) bodies.push_back(b.get());
+  for (const auto& b : d.bodies())
+    if (d.Active(*b)) bodies.push_back(b.get());  // solfec-mpi: owned, ghost, obstacle
   d.node_to_face.UpdateConstraints(
-      bodies, d.step(), cons, [&d](Constraint c) { d.AddConstraint(std::move(c)); },
+      bodies, d.step(), cons,
+      [&d](Constraint c) {
+        if (d.Home(c)) d.AddConstraint(std::move(c));
+      },
       d.surface_materials(), {&d.excluded_bodies, &d.excluded_surfaces});
 }
 
@@ -151,6 +155,7 @@ void ContactManager::Detect(Domain& d) {
   std::vector<contact::BoxItem> items;
   std::vector<bool> self;
   for (const auto& b : d.bodies()) {
+    if (!d.Active(*b)) continue;  // solfec-mpi: neither owned nor ghost here
     const int bi = static_cast<int>(bodies.size());
     bodies.push_back(b.get());
     self.push_back(b->selfcontact);
@@ -187,6 +192,12 @@ void ContactManager::Detect(Domain& d) {
     // Self-contact (BODY.selfcontact 'ON'): pieces touching in the reference stay apart.
     if (A == B && A->SelfContactExcluded(ia->piece, ib->piece)) continue;
     if (d.excluded_bodies.count(std::minmax(A->id(), B->id()))) continue;
+    if (d.decomposition()) {  // solfec-mpi: only the pair's home rank creates its contacts
+      Constraint probe;
+      probe.body1 = A;
+      probe.body2 = B;
+      if (!d.Home(probe)) continue;
+    }
     if (existing.count(KeyOf(A->id(), ia->piece, B->id(), ib->piece))) continue;
     if (!d.excluded_objects.empty()) {
       // (std::minmax returns references: build the ordered pair of values explicitly)

@@ -56,10 +56,22 @@ body::Body* Domain::FindBody(Id id) const {
 }
 
 contact::Constraint& Domain::AddConstraint(contact::Constraint c) {
-  c.id = next_constraint_id_++;
+  c.id = next_constraint_id_;
+  next_constraint_id_ += constraint_id_stride_;
   constraints_.push_back(std::move(c));
   constraint_index_valid_ = false;
   return constraints_.back();
+}
+
+void Domain::SetDecomposition(std::unique_ptr<Decomposition> d) {
+  decomposition_ = std::move(d);
+}
+
+void Domain::SetConstraintIdStride(int stride, int offset) {
+  // Start from a multiple of stride above every id in use, then shift by offset.
+  const Id base = (next_constraint_id_ + stride - 1) / stride * stride;
+  next_constraint_id_ = base + offset;
+  constraint_id_stride_ = stride;
 }
 
 void Domain::RestoreClock(double time, int step_count, Id next_constraint_id) {
@@ -119,9 +131,26 @@ void Domain::Step(solvers::ConstraintSolver& solver) {
   const bool qs = analysis_ == Analysis::kQuasiStatic;
   const auto mode = qs ? integration::Mode::kQuasiStatic : integration::Mode::kDynamic;
   const Vec3 g = Gravity(qs ? t + h : t + 0.5 * h);
-  for (auto& b : bodies_) integration::CheckStep(*b, h, mode);  // throws before anything moves
-  for (auto& b : bodies_) integration::BeginStep(*b, t, h, mode);
-  for (auto& b : bodies_) integration::FreeVelocity(*b, t, h, g, mode);
+  Decomposition* dec = decomposition_.get();
+  if (dec) {
+    // solfec-mpi: rebalancing, migration, ghost refresh (collective; PARBAL).
+    Timer balance;
+    balance.Start();
+    const std::string name = solver.name();
+    if (solver.matrix_free() || (name != "GAUSS_SEIDEL_SOLVER" && name != "PENALTY_SOLVER"))
+      throw InputError(std::string(solver.name()) + ": not available in solfec-mpi runs yet; "
+                       "use GAUSS_SEIDEL_SOLVER or PENALTY_SOLVER (docs/parallel.md)");
+    dec->BeginStep(*this);
+    constraint_index_valid_ = false;
+    stage_times_.PARBAL = balance.Stop();
+  }
+  std::vector<Body*> active;
+  active.reserve(bodies_.size());
+  for (auto& b : bodies_)
+    if (Active(*b)) active.push_back(b.get());
+  for (Body* b : active) integration::CheckStep(*b, h, mode);  // throws before anything moves
+  for (Body* b : active) integration::BeginStep(*b, t, h, mode);
+  for (Body* b : active) integration::FreeVelocity(*b, t, h, g, mode);
   stage_times_.TIMINT = timer.Stop();
 
   // update existing constraints at q(t+h/2)                           (contact)
@@ -140,24 +169,46 @@ void Domain::Step(solvers::ConstraintSolver& solver) {
   timer.Start();
   std::vector<Constraint*> rows;
   rows.reserve(constraints_.size());
-  for (Constraint& c : constraints_) rows.push_back(&c);
+  for (Constraint& c : constraints_)
+    if (Home(c)) rows.push_back(&c);
   local_dynamics_.Assemble(rows, t, h, problem_, {solver.matrix_free(), qs});
   stage_times_.LOCDYN = timer.Stop();
 
   // solve C(B + W R, R) = 0                                            (solvers)
   timer.Start();
-  solver_stats_ = solver.Solve(problem_);
+  if (dec) dec->PrepareSolve(*this, rows, problem_);
+  try {
+    solver_stats_ = solver.Solve(problem_);
+  } catch (...) {
+    problem_.coupling = nullptr;
+    throw;
+  }
   local_dynamics_.Scatter(rows, h, problem_);
+  if (dec) {
+    problem_.coupling = nullptr;
+    dec->FinishSolve(*this);
+  }
   for (size_t i = 0; i < rows.size(); ++i)
     rows[i]->merit = i < solver_stats_.row_merit.size() ? solver_stats_.row_merit[i] : 0.0;
   // constraints with a strength break once |R| exceeds it (FIX_POINT, PUT_RIGID_LINK)
-  constraints_.remove_if([](const Constraint& c) { return c.strength > 0 && c.R.norm() > c.strength; });
+  if (dec) {  // the home rank decides; every rank's copy goes
+    std::vector<Id> broken;
+    for (const Constraint* c : rows)
+      if (c->strength > 0 && c->R.norm() > c->strength) broken.push_back(c->id);
+    const std::vector<Id> all = dec->GatherIds(broken);
+    const std::set<Id> gone(all.begin(), all.end());
+    constraints_.remove_if([&gone](const Constraint& c) { return gone.count(c.id) > 0; });
+  } else {
+    constraints_.remove_if(
+        [](const Constraint& c) { return c.strength > 0 && c.R.norm() > c.strength; });
+  }
   constraint_index_valid_ = false;
   stage_times_.CONSOL = timer.Stop();
 
   // u(t+h) = u_free + A^-1 H^T R h; q(t+h) = q(t+h/2) + h/2 u(t+h)     (integration)
   timer.Start();
-  for (auto& b : bodies_) integration::EndStep(*b, t, h, mode);
+  for (Body* b : active)
+    if (Owns(*b) || b->kind() == BodyKind::kObstacle) integration::EndStep(*b, t, h, mode);
   AccountContactWork(h);
   time_ = t + h;
   ++step_count_;
@@ -169,6 +220,15 @@ void Domain::Step(solvers::ConstraintSolver& solver) {
   bodies_added_since_step_ = 0;
   stage_times_.TIMINT += timer.Stop();
 
+  if (dec && (OutputDue() || CallbackDue())) {
+    // Every rank's copy current before output and callbacks (solfec-mpi).
+    Timer sync;
+    sync.Start();
+    dec->Synchronize(*this);
+    synchronized_step_ = step_count_;
+    constraint_index_valid_ = false;
+    stage_times_.PARBAL += sync.Stop();
+  }
   for (auto& obs : step_observers) obs(*this);
   if (progress) progress(*this);
 }
@@ -198,11 +258,29 @@ bool Domain::Run(solvers::ConstraintSolver& solver, double duration) {
     }
     if (interrupt_check && interrupt_check()) return false;
   }
+  if (decomposition_ && synchronized_step_ != step_count_) {
+    decomposition_->Synchronize(*this);  // the deck reads a current state after RUN
+    synchronized_step_ = step_count_;
+    constraint_index_valid_ = false;
+  }
   return true;
+}
+
+bool Domain::CallbackDue() const {
+  for (const Callback& cb : callbacks_)
+    if (time_ + 1e-9 * step_ >= cb.next) return true;
+  return false;
+}
+
+bool Domain::OutputDue() const {
+  for (const auto& due : output_due)
+    if (due(*this)) return true;
+  return false;
 }
 
 void Domain::UpdateUserConstraints() {
   for (Constraint& c : constraints_) {
+    if (!Home(c)) continue;
     switch (c.kind) {
       case ConstraintKind::kContact:
         break;
@@ -246,14 +324,14 @@ void Domain::AccountContactWork(double h) {
   // PUT_SPRING: the work of the dashpot part of the force into contact work (its elastic
   // part is the spring's stored energy, added to INTERNAL by ComputeEnergy).
   for (const Constraint& c : constraints_) {
-    if (c.kind != ConstraintKind::kSpring) continue;
+    if (c.kind != ConstraintKind::kSpring || !Home(c)) continue;
     const double wd = SpringDashpotWork(c, h);
     const double share = c.body1 && c.body2 ? 0.5 : 1.0;
     for (Body* b : {c.body1, c.body2})
       if (b) b->contact_work += share * wd;
   }
   for (const Constraint& c : constraints_) {
-    if (c.kind != ConstraintKind::kContact) continue;
+    if (c.kind != ConstraintKind::kContact || !Home(c)) continue;
     const Vec3 Um = 0.5 * (c.U + c.U_prev);
     const double wn = h * c.R.z() * Um.z();
     const double wt = h * (c.R.x() * Um.x() + c.R.y() * Um.y());
@@ -271,17 +349,19 @@ void Domain::DeleteBodiesOutsideExtents() {
   const auto& e = *extents;
   std::vector<Id> out;
   for (const auto& b : bodies_) {
-    if (b->kind() == BodyKind::kObstacle) continue;
+    if (b->kind() == BodyKind::kObstacle || !Owns(*b)) continue;
     const Vec3 x = b->SpatialPoint(b->center());
     if (x.x() < e[0] || x.y() < e[1] || x.z() < e[2] || x.x() > e[3] || x.y() > e[4] ||
         x.z() > e[5])
       out.push_back(b->id());
   }
+  if (decomposition_) out = decomposition_->GatherIds(out);  // every rank deletes them
   for (Id id : out) DeleteBody(id);
 }
 
 void Domain::CheckFinite() const {
   for (const auto& b : bodies_) {
+    if (!Owns(*b)) continue;
     if (!b->q().allFinite() || !b->u().allFinite()) {
       std::ostringstream msg;
       msg << "RUN: the state of body " << b->id();

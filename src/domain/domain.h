@@ -22,6 +22,7 @@
 #include "contact/node_to_face.h"
 #include "contact/sparsify.h"
 #include "domain/contact_manager.h"
+#include "domain/decomposition.h"
 #include "local_dynamics/local_dynamics.h"
 #include "material/bulk_material.h"
 #include "material/surface_material.h"
@@ -118,6 +119,24 @@ class Domain {
   // CONTACT_EXCLUDE_OBJECTS: (body id, piece) pairs that never touch.
   std::set<std::pair<std::pair<Id, int>, std::pair<Id, int>>> excluded_objects;
 
+  // --- solfec-mpi (domain/decomposition.h); none in serial runs
+  void SetDecomposition(std::unique_ptr<Decomposition> d);
+  Decomposition* decomposition() const { return decomposition_.get(); }
+  // b takes part in this rank's step (always true in serial runs).
+  bool Active(const body::Body& b) const { return !decomposition_ || decomposition_->Active(b); }
+  // This rank integrates b (serial: every body).
+  bool Owns(const body::Body& b) const { return !decomposition_ || decomposition_->Owns(b); }
+  // This rank solves c (serial: every constraint).
+  bool Home(const contact::Constraint& c) const {
+    return !decomposition_ || decomposition_->Home(c);
+  }
+  // New constraint ids from here on are next, next + stride, ... shifted by offset (ranks
+  // number their new constraints apart: offset = rank, stride = number of ranks).
+  void SetConstraintIdStride(int stride, int offset);
+  // Output frames due after this step (Output::Attach registers its test): solfec-mpi
+  // synchronizes the ranks' copies before such a step's observers run.
+  std::vector<std::function<bool(const Domain&)>> output_due;
+
   // --- last step statistics
   const solvers::SolverStats& solver_stats() const { return solver_stats_; }
   // The local dynamics U = W R + B of the last step as solved (LOCDYN_DUMP).
@@ -139,12 +158,17 @@ class Domain {
   void AccountContactWork(double h);
   void DeleteBodiesOutsideExtents();
   void CheckFinite() const;
+  bool CallbackDue() const;
+  bool OutputDue() const;
 
   Analysis analysis_;
   double step_;
   double time_ = 0.0;
   int step_count_ = 0;
   Id next_body_id_ = 0, next_constraint_id_ = 0;
+  int constraint_id_stride_ = 1;
+  std::unique_ptr<Decomposition> decomposition_;
+  int synchronized_step_ = -1;  // step_count_ of the last Synchronize
   std::vector<std::unique_ptr<body::Body>> bodies_;
   std::map<Id, body::Body*> body_by_id_;
   std::list<contact::Constraint> constraints_;

@@ -16,6 +16,10 @@ void Output::Attach(const std::shared_ptr<Output>& self, domain::Domain& d) {
   if (self->attached_) return;
   self->attached_ = true;
   d.step_observers.push_back([self](const domain::Domain& dom) { self->AfterStep(dom); });
+  // solfec-mpi synchronizes the ranks before a step whose frame is written.
+  d.output_due.push_back([self](const domain::Domain& dom) {
+    return self->interval_ <= 0.0 || dom.time() + 1e-9 * dom.step() >= self->next_;
+  });
 }
 
 void Output::WriteFrame(const domain::Domain& d) {

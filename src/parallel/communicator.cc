@@ -1,6 +1,7 @@
 // Thin wrapper of an MPI communicator: rank, size, barrier, small collectives, abort.
 #include "parallel/communicator.h"
 
+#include <algorithm>
 #include <cstdio>
 #include <cstdlib>
 
@@ -101,6 +102,58 @@ MpiSession::~MpiSession() {
   int finalised = 0;
   MPI_Finalized(&finalised);
   if (owns_ && !finalised) MPI_Finalize();
+}
+
+std::vector<std::vector<double>> Communicator::AllToAll(
+    const std::vector<std::vector<double>>& send) const {
+  std::vector<int> scount(size_), rcount(size_), sdisp(size_ + 1, 0), rdisp(size_ + 1, 0);
+  for (int r = 0; r < size_; ++r) scount[r] = static_cast<int>(send[r].size());
+  MPI_Alltoall(scount.data(), 1, MPI_INT, rcount.data(), 1, MPI_INT, comm_);
+  for (int r = 0; r < size_; ++r) {
+    sdisp[r + 1] = sdisp[r] + scount[r];
+    rdisp[r + 1] = rdisp[r] + rcount[r];
+  }
+  std::vector<double> sbuf(sdisp[size_]), rbuf(rdisp[size_]);
+  for (int r = 0; r < size_; ++r) std::copy(send[r].begin(), send[r].end(), sbuf.begin() + sdisp[r]);
+  MPI_Alltoallv(sbuf.data(), scount.data(), sdisp.data(), MPI_DOUBLE, rbuf.data(), rcount.data(),
+                rdisp.data(), MPI_DOUBLE, comm_);
+  std::vector<std::vector<double>> recv(size_);
+  for (int r = 0; r < size_; ++r)
+    recv[r].assign(rbuf.begin() + rdisp[r], rbuf.begin() + rdisp[r + 1]);
+  return recv;
+}
+
+void Communicator::ConsistentSum(std::vector<double>& values) const {
+  // One all-gather, then every rank adds the contributions in rank order: the same bits
+  // everywhere (an MPI_Allreduce need not give them) at the latency of one collective.
+  if (size_ == 1 || values.empty()) return;
+  const size_t n = values.size();
+  std::vector<double> all(n * static_cast<size_t>(size_));
+  MPI_Allgather(values.data(), static_cast<int>(n), MPI_DOUBLE, all.data(), static_cast<int>(n),
+                MPI_DOUBLE, comm_);
+  for (size_t i = 0; i < n; ++i) {
+    double s = 0.0;
+    for (int r = 0; r < size_; ++r) s += all[r * n + i];
+    values[i] = s;
+  }
+}
+
+void Communicator::AllToAllKnown(const std::vector<double>& send, const std::vector<int>& scount,
+                                 std::vector<double>& recv, const std::vector<int>& rcount) const {
+  std::vector<int> sdisp(size_ + 1, 0), rdisp(size_ + 1, 0);
+  for (int r = 0; r < size_; ++r) {
+    sdisp[r + 1] = sdisp[r] + scount[r];
+    rdisp[r + 1] = rdisp[r] + rcount[r];
+  }
+  recv.resize(rdisp[size_]);
+  MPI_Alltoallv(send.data(), scount.data(), sdisp.data(), MPI_DOUBLE, recv.data(), rcount.data(),
+                rdisp.data(), MPI_DOUBLE, comm_);
+}
+
+std::vector<int> Communicator::AllToAllCounts(const std::vector<int>& scount) const {
+  std::vector<int> rcount(size_);
+  MPI_Alltoall(scount.data(), 1, MPI_INT, rcount.data(), 1, MPI_INT, comm_);
+  return rcount;
 }
 
 }  // namespace solfec::parallel

@@ -38,6 +38,18 @@ class Communicator {
   std::vector<std::int64_t> AllGather(const std::vector<std::int64_t>& local,
                                       std::vector<int>* counts = nullptr) const;
 
+  // Personalised exchange: send[r] goes to rank r; returns what every rank sent to this one
+  // (index = source rank). send.size() must equal size().
+  std::vector<std::vector<double>> AllToAll(const std::vector<std::vector<double>>& send) const;
+  // Element-wise sums that are bit-identical on every rank (reduce to rank 0 in rank order,
+  // then broadcast): the values solvers take decisions on.
+  void ConsistentSum(std::vector<double>& values) const;
+  // Exchange with counts known on both sides: send holds scount[r] values for rank r, in rank
+  // order; recv gets rcount[r] values from rank r, in rank order (one MPI_Alltoallv).
+  void AllToAllKnown(const std::vector<double>& send, const std::vector<int>& scount,
+                     std::vector<double>& recv, const std::vector<int>& rcount) const;
+  // The counts every rank will send to this one, given what this one sends to each.
+  std::vector<int> AllToAllCounts(const std::vector<int>& scount) const;
   // Prints "rank k: message" once (from this rank only) to stderr and terminates every rank of
   // the job with `code` (MPI_Abort). Call it from the rank that failed; never returns.
   [[noreturn]] void Abort(const std::string& message, int code = 1) const;

@@ -126,13 +126,24 @@ void GaussSeidelSolver::Prepare(BlockProblem& problem) {
   if (num_singular_ > 0) {
     for (int a = 0; a < n; ++a) singular_[a] = W_inv_[a].isZero(0.0) ? 1 : 0;
   }
-  denominator_ = MeritDenominator(problem.B, W_inv_);
   bnorm2_ = 0.0;
   for (const Vec3& b : problem.B) bnorm2_ += b.squaredNorm();
+  if (problem.coupling) {
+    // Global denominator and |B|^2: the sums of MeritDenominator and bnorm2_ over processes.
+    std::vector<double> sums{0.0, bnorm2_};
+    for (int a = 0; a < n; ++a) sums[0] += problem.B[a].dot(W_inv_[a] * problem.B[a]);
+    problem.coupling->Sum(sums);
+    denominator_ = sums[0] > 1e-300 ? sums[0] : 1.0;
+    bnorm2_ = sums[1];
+  } else {
+    denominator_ = MeritDenominator(problem.B, W_inv_);
+  }
   R_prev_.resize(n);
   omega_ = options_.omega;
   depth_ = options_.anderson;
   f_.resize(0);  // Accelerate starts a fresh history
+  history_ = next_slot_ = 0;  // (also when this process has no rows: solfec-mpi)
+  have_prev_ = false;
   diag_.kind = options_.diagsolver;
   diag_.epsilon = options_.resolved_diagepsilon();
   diag_.maxiter = options_.resolved_diagmaxiter();
@@ -208,7 +219,28 @@ void GaussSeidelSolver::Sweep(BlockProblem& problem, SweepSums& sums) {
   sums.norm2 = norm2;
   sums.merit_prev = merit / denominator_;
   sums.residual2_prev = residual2;
+  sums.rnorm2_prev = rnorm2;
+  sums.unorm2_prev = unorm2;
   sums.scale2_prev = std::max({rnorm2, unorm2, bnorm2_});
+}
+
+// solfec-mpi: the sums of a sweep over all processes (every decision is taken on them).
+void GaussSeidelSolver::ReduceSweepSums(ProcessCoupling& coupling, SweepSums& sums) const {
+  std::vector<double> v{sums.change2,      sums.norm2,       sums.merit_prev,
+                        sums.residual2_prev, sums.rnorm2_prev, sums.unorm2_prev,
+                        sums.diag_diverged ? 1.0 : 0.0, sums.diag_failed ? 1.0 : 0.0,
+                        sums.cohesion_broken ? 1.0 : 0.0};
+  coupling.Sum(v);
+  sums.change2 = v[0];
+  sums.norm2 = v[1];
+  sums.merit_prev = v[2];
+  sums.residual2_prev = v[3];
+  sums.rnorm2_prev = v[4];
+  sums.unorm2_prev = v[5];
+  sums.scale2_prev = std::max({v[4], v[5], bnorm2_});
+  sums.diag_diverged = v[6] > 0.0;
+  sums.diag_failed = v[7] > 0.0;
+  sums.cohesion_broken = v[8] > 0.0;
 }
 
 // The loop of Alg. 9.1: `while |S - R| / |R| > epsilon and g(R) > meritval`. The merit of
@@ -217,7 +249,8 @@ void GaussSeidelSolver::Sweep(BlockProblem& problem, SweepSums& sums) {
 SolverStats GaussSeidelSolver::Iterate(BlockProblem& problem) {
   SolverStats stats;
   const int n = problem.size();
-  if (n == 0) {
+  ProcessCoupling* coupling = problem.coupling;
+  if (n == 0 && !coupling) {
     stats.converged = true;
     problem.U.clear();
     problem.merit.clear();
@@ -232,12 +265,14 @@ SolverStats GaussSeidelSolver::Iterate(BlockProblem& problem) {
     previous = last;
     last = SweepSums();
     first_sweep_ = stats.iters == 0;
+    if (coupling) coupling->Exchange(problem);  // B of this sweep from the others' R
     if (forward) {
       Sweep<true>(problem, last);
     } else {
       Sweep<false>(problem, last);
     }
     if (options_.reverse) forward = !forward;
+    if (coupling) ReduceSweepSums(*coupling, last);
     ++stats.iters;
     const double rel = last.norm2 > 0.0 ? std::sqrt(last.change2 / last.norm2)
                                         : (last.change2 > 0.0 ? 1.0 : 0.0);
@@ -271,11 +306,13 @@ SolverStats GaussSeidelSolver::Iterate(BlockProblem& problem) {
     }
     // The accelerated point is iterate k (the next sweep starts from it; at maxiter it is
     // returned), so merhist and a run cut at maxiter = k agree.
-    if (depth_ > 0) Accelerate(problem);
+    if (depth_ > 0) Accelerate(problem, last.change2);
     if (stats.iters >= options_.maxiter) break;
   }
   // Final state: U = B + W R and per-row merits of the returned iterate.
+  if (coupling) coupling->Exchange(problem);  // B consistent with the returned R
   stats.merit = ComputeMerit(problem, W_inv_, denominator_);
+  if (coupling) stats.merit = coupling->Sum(stats.merit);
   if (stats.merhist.size() < stats.rerhist.size()) stats.merhist.push_back(stats.merit);
   if (!stats.converged && !nonfinite && stats.merit <= options_.meritval) stats.converged = true;
   if (nonfinite || !std::isfinite(stats.merit)) {
@@ -295,10 +332,13 @@ SolverStats GaussSeidelSolver::Iterate(BlockProblem& problem) {
 // the sweep started from, g = problem.R = G(x), f = g - x. With the last m differences
 // dF, dG: gamma = argmin |f - dF gamma|, x_next = g - dG gamma, projected row by row on
 // the laws' admissible sets. The history restarts when |f| grows (an active set change).
-void GaussSeidelSolver::Accelerate(BlockProblem& problem) {
+void GaussSeidelSolver::Accelerate(BlockProblem& problem, double change2) {
   const int n = problem.size(), N = 3 * n;
   using Map = Eigen::Map<VecX>;
-  Map x(R_prev_[0].data(), N), g(problem.R[0].data(), N);
+  // (reinterpret_cast: a process of solfec-mpi may hold no rows, and then [0] is invalid)
+  Map x(reinterpret_cast<double*>(R_prev_.data()), N);
+  Map g(reinterpret_cast<double*>(problem.R.data()), N);
+  ProcessCoupling* coupling = problem.coupling;
   if (static_cast<int>(f_.size()) != N) {
     f_.resize(N);
     g_prev_.resize(N);
@@ -309,7 +349,8 @@ void GaussSeidelSolver::Accelerate(BlockProblem& problem) {
     have_prev_ = false;
   }
   f_ = g - x;
-  const double fnorm = f_.norm();
+  // |f| = |G(S) - S|: the sweep's change, already summed over processes under solfec-mpi.
+  const double fnorm = coupling ? std::sqrt(change2) : f_.norm();
   if (have_prev_ && fnorm > fnorm_prev_) {
     history_ = next_slot_ = 0;
     have_prev_ = false;
@@ -328,7 +369,14 @@ void GaussSeidelSolver::Accelerate(BlockProblem& problem) {
   if (history_ == 0) return;
   const int m = history_;
   MatX AtA = dF_.leftCols(m).transpose() * dF_.leftCols(m);
-  const VecX Atf = dF_.leftCols(m).transpose() * f_;
+  VecX Atf = dF_.leftCols(m).transpose() * f_;
+  if (coupling) {  // the global inner products (sums over the processes' rows)
+    std::vector<double> v(AtA.data(), AtA.data() + m * m);
+    v.insert(v.end(), Atf.data(), Atf.data() + m);
+    coupling->Sum(v);
+    std::copy(v.begin(), v.begin() + m * m, AtA.data());
+    std::copy(v.begin() + m * m, v.end(), Atf.data());
+  }
   AtA.diagonal().array() += 1e-14 * AtA.diagonal().maxCoeff() + 1e-300;
   const VecX gamma = AtA.ldlt().solve(Atf);
   if (!gamma.allFinite()) {

@@ -95,6 +95,7 @@ class GaussSeidelSolver final : public ConstraintSolver {
     double merit_prev = 0.0;   // g of the iterate the sweep started from
     double residual2_prev = 0.0;  // sum |C_a|^2 of that iterate
     double scale2_prev = 0.0;     // max(|R|^2, |U|^2, |B|^2) of that iterate
+    double rnorm2_prev = 0.0, unorm2_prev = 0.0;  // |R|^2, |U|^2 of that iterate
     bool diag_diverged = false;
     bool diag_failed = false;
     bool cohesion_broken = false;
@@ -102,6 +103,7 @@ class GaussSeidelSolver final : public ConstraintSolver {
   template <bool kForward>
   void Sweep(BlockProblem& problem, SweepSums& sums);
   void Prepare(BlockProblem& problem);
+  void ReduceSweepSums(ProcessCoupling& coupling, SweepSums& sums) const;
   SolverStats Iterate(BlockProblem& problem);
 
   GaussSeidelOptions options_;
@@ -118,7 +120,8 @@ class GaussSeidelSolver final : public ConstraintSolver {
   DiagOptions diag_;
   double omega_ = 1.0;
   // Anderson step on problem.R (see GaussSeidelOptions::anderson); R_prev_ holds S.
-  void Accelerate(BlockProblem& problem);
+  // change2: |G(S) - S|^2 of the sweep (summed over processes under solfec-mpi).
+  void Accelerate(BlockProblem& problem, double change2);
   // Anderson state: ring buffer of the last depth_ differences dF_, dG_ (columns).
   int depth_ = 0, history_ = 0, next_slot_ = 0;
   double fnorm_prev_ = 0.0;

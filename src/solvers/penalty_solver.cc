@@ -150,7 +150,12 @@ SolverStats PenaltySolver::Solve(BlockProblem& P) {
   bilateral.converged = true;
   int iters = 0;
   double rel = 0.0;
+  // solfec-mpi: sweeps see the other processes' reactions through B (refreshed before each
+  // sweep) and stop on the global change; bilateral rows stay a per-process sub-solve.
+  ProcessCoupling* coupling = P.coupling;
+  if (coupling) any_contact = coupling->Sum(any_contact ? 1.0 : 0.0) > 0.0;
   do {
+    if (coupling) coupling->Exchange(P);
     // Contacts: Algorithm 7.1 on the row's velocity B_a + sum_{b != a} W_ab R_b with the
     // current reactions (max_sweeps = 1: one Gauss-Seidel pass; the manual uses B_a alone).
     double change2 = 0.0, norm2 = 0.0;
@@ -175,6 +180,12 @@ SolverStats PenaltySolver::Solve(BlockProblem& P) {
       }
     }
     ++iters;
+    if (coupling) {
+      std::vector<double> v{change2, norm2};
+      coupling->Sum(v);
+      change2 = v[0];
+      norm2 = v[1];
+    }
     rel = norm2 > 0.0 ? std::sqrt(change2 / norm2) : 0.0;
   } while (any_contact && iters < max_sweeps_ && rel > epsilon_);
   stats.iters = iters;
@@ -186,6 +197,7 @@ SolverStats PenaltySolver::Solve(BlockProblem& P) {
   stats.row_merit.assign(n, 0.0);
   for (size_t i = 0; i < rows_.size() && i < bilateral.row_merit.size(); ++i)
     stats.row_merit[rows_[i]] = bilateral.row_merit[i];
+  if (coupling) coupling->Exchange(P);  // U consistent with the final R
   P.ComputeU();
   P.merit = stats.row_merit;
   last_stats_ = stats;

@@ -17,7 +17,7 @@ def test_imbalance_tolerance_stores_valid_settings_and_names_bad_arguments(outdi
     sol = SOLFEC("DYNAMIC", 1e-3, outdir)
     IMBALANCE_TOLERANCE(sol, 1.1, lockdir="ON", degenratio=5.0, weightfactor=0.5)
     assert sol._balance == {"tolerance": 1.1, "lockdir": True, "degenratio": 5.0,
-                            "weightfactor": 0.5}
+                            "weightfactor": 0.5, "updatefreq": 10}
     for kwargs, arg in [({"tolerance": 0.9}, "tolerance"), ({"lockdir": "MAYBE"}, "lockdir"),
                         ({"degenratio": 1.0}, "degenratio"), ({"weightfactor": 1.5},
                                                               "weightfactor")]:

@@ -47,5 +47,47 @@ TEST(Communicator, AllGatherConcatenatesInRankOrderIncludingEmptyBuffers) {
   for (int r = 0; r < n; ++r) EXPECT_EQ(d[r], 0.5 * r);
 }
 
+TEST(Communicator, PersonalisedExchangeDeliversEachRanksMessageToItsDestination) {
+  Communicator world;
+  const int n = world.size(), me = world.rank();
+  // Rank r sends to rank q the q + 1 values 100 r + q (rank 0 sends nothing to itself).
+  std::vector<std::vector<double>> send(n);
+  for (int q = 0; q < n; ++q)
+    if (!(me == 0 && q == 0)) send[q].assign(q + 1, 100.0 * me + q);
+  const auto recv = world.AllToAll(send);
+  for (int r = 0; r < n; ++r) {
+    const size_t expected = (r == 0 && me == 0) ? 0u : static_cast<size_t>(me + 1);
+    ASSERT_EQ(recv[r].size(), expected);
+    for (double x : recv[r]) EXPECT_EQ(x, 100.0 * r + me);
+  }
+  // The same messages through the known-count form.
+  std::vector<int> scount(n);
+  std::vector<double> flat;
+  for (int q = 0; q < n; ++q) {
+    scount[q] = static_cast<int>(send[q].size());
+    flat.insert(flat.end(), send[q].begin(), send[q].end());
+  }
+  const std::vector<int> rcount = world.AllToAllCounts(scount);
+  std::vector<double> got;
+  world.AllToAllKnown(flat, scount, got, rcount);
+  size_t pos = 0;
+  for (int r = 0; r < n; ++r)
+    for (int k = 0; k < rcount[r]; ++k) EXPECT_EQ(got[pos++], 100.0 * r + me);
+  EXPECT_EQ(pos, got.size());
+}
+
+TEST(Communicator, ConsistentSumGivesTheSameBitsOnEveryRank) {
+  Communicator world;
+  // Values whose sum depends on the order of addition: every rank must still see one answer.
+  std::vector<double> v{1e16 * (world.rank() % 2 ? -1.0 : 1.0) + 1.0 + world.rank(), 0.1 * world.rank()};
+  world.ConsistentSum(v);
+  const std::vector<double> lo = world.AllReduceMax(std::vector<double>{-v[0], -v[1]});
+  const std::vector<double> hi = world.AllReduceMax(v);
+  EXPECT_EQ(-lo[0], hi[0]);  // min == max over ranks: bit-identical
+  EXPECT_EQ(-lo[1], hi[1]);
+  const int n = world.size();
+  EXPECT_NEAR(v[1], 0.1 * n * (n - 1) / 2.0, 1e-12);
+}
+
 }  // namespace
 }  // namespace solfec::parallel

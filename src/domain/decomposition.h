@@ -1,0 +1,59 @@
+// The seam through which solfec-mpi splits a Domain's time step over MPI ranks (body
+// ownership, ghosts, coupled solves); implemented in src/parallel, absent in serial runs.
+#pragma once
+
+#include <map>
+#include <string>
+#include <vector>
+
+#include "body/body.h"
+#include "contact/constraint.h"
+#include "solvers/block_problem.h"
+
+namespace solfec::domain {
+
+class Domain;
+
+// Every rank holds every body of the deck (the deck runs on every rank); a body is *owned*
+// by one rank, which integrates it, and is a *ghost* on the ranks whose bodies it may touch
+// (refreshed from the owner every step). Obstacles are integrated everywhere. A constraint
+// is solved by one rank, its *home*. Methods marked collective are called by all ranks in
+// the same order (docs/parallel.md).
+class Decomposition {
+ public:
+  virtual ~Decomposition() = default;
+
+  // Collective, first thing of a step: rebalancing and body migration when due, ghost
+  // refresh, removal of the constraints copied in by Synchronize.
+  virtual void BeginStep(Domain& d) = 0;
+  // This rank integrates b (obstacles: false).
+  virtual bool Owns(const body::Body& b) const = 0;
+  // b takes part in this rank's step: owned, ghost or obstacle.
+  virtual bool Active(const body::Body& b) const = 0;
+  // This rank solves c (contacts: the owner of the lowest-id non-obstacle body; user
+  // constraints: the owner of body1).
+  virtual bool Home(const contact::Constraint& c) const = 0;
+  // Collective, after the assembly of this rank's rows: sets problem.coupling so that the
+  // solver sees the reactions of the other ranks' rows on shared bodies.
+  virtual void PrepareSolve(Domain& d, const std::vector<contact::Constraint*>& rows,
+                            solvers::BlockProblem& problem) = 0;
+  // Collective, after the solve: the impulses of this rank's rows on bodies owned elsewhere
+  // are added to the owners' impulse() before the end of the step.
+  virtual void FinishSolve(Domain& d) = 0;
+  // Collective: ids of the owned bodies this rank removes (outside EXTENTS) -> the ids
+  // removed on every rank.
+  virtual std::vector<Id> GatherIds(const std::vector<Id>& mine) = 0;
+  // Collective: every rank's copy of every body and constraint current (before callbacks,
+  // output and at the end of RUN): states from the owners, work done on ghosts to the
+  // owners, the other ranks' contacts copied in (removed again by the next BeginStep).
+  virtual void Synchronize(Domain& d) = 0;
+  // IMBALANCE_TOLERANCE(solfec, tolerance, lockdir, degenratio, weightfactor).
+  virtual void SetBalance(double tolerance, bool lockdir, double degenratio,
+                          double weightfactor, int updatefreq) = 0;
+  // Collective: statistics summed (times: maximum) over ranks (SOLFEC.parallel_stats).
+  virtual std::map<std::string, double> Stats() = 0;
+  virtual int rank() const = 0;
+  virtual int size() const = 0;
+};
+
+}  // namespace solfec::domain

@@ -1,0 +1,745 @@
+// MPI domain decomposition of the time step: ownership, migration, ghosts, coupled solve.
+#include "parallel/domain_decomposition.h"
+
+#include <algorithm>
+#include <cmath>
+#include <set>
+#include <sstream>
+
+#include "base/errors.h"
+#include "base/timer.h"
+
+namespace solfec::parallel {
+
+using body::Body;
+using body::BodyKind;
+using contact::Constraint;
+using contact::ConstraintKind;
+
+namespace {
+
+constexpr int kConstraintRecord = 44;  // doubles per packed constraint (PackConstraint)
+
+bool IsObstacle(const Body* b) { return b && b->kind() == BodyKind::kObstacle; }
+
+// The body whose owner solves c: for contacts the lowest-id non-obstacle body (the rule
+// ContactManager::Detect applies to new pairs), for user constraints body1 (else body2).
+const Body* HomeBody(const Constraint& c) {
+  const Body* a = IsObstacle(c.body1) ? nullptr : c.body1;
+  const Body* b = IsObstacle(c.body2) ? nullptr : c.body2;
+  if (c.kind != ConstraintKind::kContact) return a ? a : b;
+  if (a && b) return a->id() <= b->id() ? a : b;
+  return a ? a : b;
+}
+
+void PackBody(const Body& b, std::vector<double>& out) {
+  out.push_back(static_cast<double>(b.id()));
+  out.push_back(static_cast<double>(b.q().size()));
+  out.push_back(static_cast<double>(b.u().size()));
+  out.insert(out.end(), b.q().data(), b.q().data() + b.q().size());
+  out.insert(out.end(), b.u().data(), b.u().data() + b.u().size());
+  out.push_back(b.external_work);
+  out.push_back(b.contact_work);
+  out.push_back(b.friction_work);
+}
+
+// Reads one PackBody record at p into the domain's copy; returns the body (null when the
+// body is not in this domain) and advances p.
+Body* UnpackBody(domain::Domain& d, const double*& p) {
+  const Id id = static_cast<Id>(p[0]);
+  const int nq = static_cast<int>(p[1]), nu = static_cast<int>(p[2]);
+  const double* q = p + 3;
+  const double* u = q + nq;
+  const double* w = u + nu;
+  p = w + 3;
+  Body* b = d.FindBody(id);
+  if (!b) return nullptr;
+  if (b->q().size() != nq || b->u().size() != nu) {
+    std::ostringstream msg;
+    msg << "solfec-mpi: body " << id << " has " << b->q().size() << " configuration values on "
+        << "this rank but " << nq << " on its owner; the deck must create the same bodies on "
+        << "every rank";
+    throw InputError(msg.str());
+  }
+  b->mutable_q() = Eigen::Map<const VecX>(q, nq);
+  b->mutable_u() = Eigen::Map<const VecX>(u, nu);
+  b->external_work = w[0];
+  b->contact_work = w[1];
+  b->friction_work = w[2];
+  b->UpdateShape();
+  return b;
+}
+
+void Put(std::vector<double>& out, const Vec3& v) { out.insert(out.end(), v.data(), v.data() + 3); }
+Vec3 Get3(const double* p) { return Vec3(p[0], p[1], p[2]); }
+
+void PackConstraint(const Constraint& c, std::vector<double>& out) {
+  const size_t start = out.size();
+  out.push_back(static_cast<double>(c.id));
+  out.push_back(static_cast<double>(static_cast<int>(c.kind)));
+  out.push_back(c.body1 ? static_cast<double>(c.body1->id()) : -1.0);
+  out.push_back(c.body2 ? static_cast<double>(c.body2->id()) : -1.0);
+  out.push_back(c.piece1);
+  out.push_back(c.piece2);
+  out.push_back(c.surf1);
+  out.push_back(c.surf2);
+  Put(out, c.X1);
+  Put(out, c.X2);
+  Put(out, c.point);
+  Put(out, c.point2);
+  out.insert(out.end(), c.base.data(), c.base.data() + 9);
+  out.push_back(c.area);
+  out.push_back(c.gap);
+  Put(out, c.R);
+  Put(out, c.U);
+  Put(out, c.U_prev);
+  out.push_back(c.merit);
+  out.push_back(c.age);
+  out.push_back(c.cohesive ? 1.0 : 0.0);
+  out.push_back(c.stroke);
+  (void)start;  // start + kConstraintRecord == out.size()
+}
+
+// The fields of a packed constraint that change during a step.
+void UnpackDynamic(const double* p, Constraint& c) {
+  c.point = Get3(p + 14);
+  c.point2 = Get3(p + 17);
+  c.base = Eigen::Map<const Mat3>(p + 20);
+  c.area = p[29];
+  c.gap = p[30];
+  c.R = Get3(p + 31);
+  c.U = Get3(p + 34);
+  c.U_prev = Get3(p + 37);
+  c.merit = p[40];
+  c.age = static_cast<int>(p[41]);
+  c.cohesive = p[42] != 0.0;
+  c.stroke = p[43];
+}
+
+// body->ApplyInverseInertia on a vector.
+VecX InverseInertiaTimes(const Body& b, const VecX& x) {
+  MatX g = x;
+  b.ApplyInverseInertia(g);
+  return g.col(0);
+}
+
+}  // namespace
+
+// ---------------------------------------------------------------- coupled solve
+
+// The ProcessCoupling of one step: for every body that rows of several ranks touch, the
+// impulse h sum sign H^T R of this rank's rows goes to the other touching ranks, and the
+// velocity A^-1 (their impulses) enters B of this rank's rows on that body.
+class DomainDecomposition::Coupling final : public solvers::ProcessCoupling {
+ public:
+  explicit Coupling(DomainDecomposition& dd) : dd_(dd) {}
+
+  struct Entry {
+    int row = 0;
+    double sign = 1.0;
+    body::HOperator H;
+  };
+  struct Shared {
+    Body* body = nullptr;
+    std::vector<Entry> entries;
+    VecX ext;
+  };
+
+  void Reset(const solvers::BlockProblem& P) {
+    shared_.clear();
+    to_rank_.assign(dd_.comm_.size(), {});
+    B0_ = P.B;
+    h_ = P.step;
+  }
+  std::vector<Shared>& shared() { return shared_; }
+  std::vector<std::vector<int>>& to_rank() { return to_rank_; }
+
+  // Message sizes of this step's exchanges (both sides know the shared bodies): one
+  // MPI_Alltoall here, then one MPI_Alltoallv per Exchange.
+  void Plan() {
+    const int n = dd_.comm_.size();
+    scount_.assign(n, 0);
+    for (int q = 0; q < n; ++q)
+      for (int k : to_rank_[q]) scount_[q] += shared_[k].body->num_dofs();
+    rcount_ = dd_.comm_.AllToAllCounts(scount_);
+    for (int q = 0; q < n; ++q)
+      if (rcount_[q] != scount_[q])
+        throw SolverError("solfec-mpi: ranks disagree on the bodies they share");
+  }
+
+  void Exchange(solvers::BlockProblem& P) override {
+    Timer t;
+    t.Start();
+    const int n = dd_.comm_.size();
+    send_.clear();
+    for (int q = 0; q < n; ++q) {
+      for (int k : to_rank_[q]) {
+        const Shared& s = shared_[k];
+        const size_t at = send_.size();
+        send_.resize(at + s.body->num_dofs(), 0.0);
+        for (const Entry& e : s.entries) {
+          const Vec3 r = (h_ * e.sign) * P.R[e.row];
+          for (size_t j = 0; j < e.H.dofs.size(); ++j)
+            send_[at + e.H.dofs[j]] += e.H.values.col(j).dot(r);
+        }
+      }
+    }
+    dd_.comm_.AllToAllKnown(send_, scount_, recv_, rcount_);
+    dd_.bytes_sent_ += 8.0 * static_cast<double>(send_.size());
+    dd_.comm_time_ += t.Stop();
+    for (Shared& s : shared_) s.ext.setZero(s.body->num_dofs());
+    size_t pos = 0;
+    for (int q = 0; q < n; ++q) {
+      for (int k : to_rank_[q]) {
+        Shared& s = shared_[k];
+        const int nd = s.body->num_dofs();
+        s.ext += Eigen::Map<const VecX>(recv_.data() + pos, nd);
+        pos += nd;
+      }
+    }
+    for (const Shared& s : shared_)
+      for (const Entry& e : s.entries) P.B[e.row] = B0_[e.row];
+    for (const Shared& s : shared_) {
+      if (s.ext.isZero(0.0)) continue;
+      const VecX du = InverseInertiaTimes(*s.body, s.ext);
+      for (const Entry& e : s.entries) {
+        Vec3 v = Vec3::Zero();
+        for (size_t j = 0; j < e.H.dofs.size(); ++j) v += e.H.values.col(j) * du[e.H.dofs[j]];
+        P.B[e.row] += e.sign * v;
+      }
+    }
+    dd_.exchanges_ += 1;
+  }
+
+  void Sum(std::vector<double>& values) override {
+    Timer t;
+    t.Start();
+    dd_.comm_.ConsistentSum(values);
+    dd_.comm_time_ += t.Stop();
+  }
+
+ private:
+  DomainDecomposition& dd_;
+  std::vector<Shared> shared_;
+  std::vector<std::vector<int>> to_rank_;  // per rank: indices of shared_ sent to / from it
+  std::vector<Vec3> B0_;
+  double h_ = 0.0;
+  std::vector<int> scount_, rcount_;
+  std::vector<double> send_, recv_;
+};
+
+// ---------------------------------------------------------------- ownership
+
+DomainDecomposition::DomainDecomposition(MPI_Comm comm)
+    : comm_(comm), coupling_(std::make_unique<Coupling>(*this)) {}
+
+DomainDecomposition::~DomainDecomposition() = default;
+
+int DomainDecomposition::OwnerOf(Id id) const {
+  return id >= 0 && static_cast<size_t>(id) < owner_.size() ? owner_[id] : -1;
+}
+
+void DomainDecomposition::SetOwner(Id id, int rank) {
+  if (static_cast<size_t>(id) >= owner_.size()) {
+    owner_.resize(id + 1, -1);
+    state_.resize(id + 1, kInactive);
+  }
+  owner_[id] = rank;
+  if (rank == comm_.rank()) state_[id] = kOwned;
+  else if (state_[id] == kOwned) state_[id] = kInactive;
+}
+
+bool DomainDecomposition::Owns(const Body& b) const {
+  if (!started_) return b.kind() != BodyKind::kObstacle;  // before the first step: replicated
+  const Id id = b.id();
+  return id >= 0 && static_cast<size_t>(id) < state_.size() && state_[id] == kOwned;
+}
+
+bool DomainDecomposition::Active(const Body& b) const {
+  if (!started_ || b.kind() == BodyKind::kObstacle) return true;
+  const Id id = b.id();
+  return id >= 0 && static_cast<size_t>(id) < state_.size() && state_[id] != kInactive;
+}
+
+bool DomainDecomposition::Home(const Constraint& c) const {
+  const Body* b = HomeBody(c);
+  if (!b) return comm_.rank() == 0;
+  if (!started_) return true;
+  return OwnerOf(b->id()) == comm_.rank();
+}
+
+std::vector<std::vector<double>> DomainDecomposition::Exchange(
+    const std::vector<std::vector<double>>& send) {
+  Timer t;
+  t.Start();
+  for (int r = 0; r < comm_.size(); ++r)
+    if (r != comm_.rank()) bytes_sent_ += 8.0 * static_cast<double>(send[r].size());
+  std::vector<std::vector<double>> recv = comm_.AllToAll(send);
+  comm_time_ += t.Stop();
+  return recv;
+}
+
+void DomainDecomposition::SetBalance(double tolerance, bool lockdir, double degenratio,
+                                     double weightfactor, int updatefreq) {
+  update_frequency = std::max(1, updatefreq);
+  settings_.tolerance = tolerance;
+  settings_.lock_directions = lockdir;
+  settings_.degenerate_ratio = degenratio;
+  settings_.weight_factor = weightfactor;
+  if (started_) {  // new Zoltan settings: repartition at the next step
+    partitioner_ = std::make_unique<Partitioner>(comm_, settings_);
+    steps_since_balance_ = -1;
+  }
+}
+
+void DomainDecomposition::Initialize(domain::Domain& d) {
+  const int me = comm_.rank();
+  d.SetConstraintIdStride(comm_.size(), me);
+  partitioner_ = std::make_unique<Partitioner>(comm_, settings_);
+  // Every rank holds the same bodies: rank 0 partitions them all, the others pass none.
+  PartitionInput in;
+  if (me == 0) {
+    for (const auto& b : d.bodies()) {
+      if (b->kind() == BodyKind::kObstacle) continue;
+      in.ids.push_back(b->id());
+      in.centroids.push_back(b->SpatialPoint(b->center()));
+    }
+  }
+  std::vector<int> owners;
+  if (PartitionOrNot(in, owners)) {
+    ;  // Zoltan cuts
+  } else {
+    for (size_t i = 0; i < in.ids.size(); ++i) owners.push_back(static_cast<int>(i % comm_.size()));
+  }
+  std::vector<std::int64_t> pairs;
+  for (size_t i = 0; i < in.ids.size(); ++i) {
+    pairs.push_back(in.ids[i]);
+    pairs.push_back(owners[i]);
+  }
+  const std::vector<std::int64_t> all = comm_.AllGather(pairs);
+  for (size_t i = 0; i + 1 < all.size(); i += 2) SetOwner(static_cast<Id>(all[i]),
+                                                          static_cast<int>(all[i + 1]));
+  for (const auto& b : d.bodies())
+    if (b->kind() == BodyKind::kObstacle)
+      obstacle_work_[b->id()] = {b->external_work, b->contact_work, b->friction_work};
+  started_ = true;
+  DropContactsAwayFromHome(d);
+}
+
+bool DomainDecomposition::PartitionOrNot(const PartitionInput& in, std::vector<int>& owners) {
+  // Zoltan's RCB needs a few objects per part: with fewer than two bodies per rank the
+  // caller keeps (or deals out) the owners instead.
+  const double total = comm_.AllReduceSum(static_cast<double>(in.ids.size()));
+  if (total < 2.0 * comm_.size()) return false;
+  owners = partitioner_->Partition(in).owner;
+  have_cuts_ = true;
+  return true;
+}
+
+void DomainDecomposition::AssignNewBodies(domain::Domain& d) {
+  // Bodies created after the partition (by a callback, on every rank alike): the rank whose
+  // region holds the mass centre (the same answer on every rank: the kept Zoltan cuts).
+  for (const auto& b : d.bodies()) {
+    if (b->kind() == BodyKind::kObstacle || OwnerOf(b->id()) >= 0) continue;
+    SetOwner(b->id(), have_cuts_ ? partitioner_->OwnerOfPoint(b->SpatialPoint(b->center()))
+                                 : static_cast<int>(b->id() % comm_.size()));
+  }
+}
+
+void DomainDecomposition::RemoveForeignConstraints(domain::Domain& d) {
+  if (foreign_.empty()) return;
+  const std::set<Id> gone(foreign_.begin(), foreign_.end());
+  d.mutable_constraints().remove_if([&gone](const Constraint& c) { return gone.count(c.id) > 0; });
+  foreign_.clear();
+}
+
+void DomainDecomposition::DropContactsAwayFromHome(domain::Domain& d) {
+  // Contacts whose home moved to another rank are found again there by the detection.
+  d.mutable_constraints().remove_if([this](const Constraint& c) {
+    return c.kind == ConstraintKind::kContact && !Home(c);
+  });
+}
+
+void DomainDecomposition::FlushGhostWork(domain::Domain& d) {
+  // Work done by this rank's contacts on ghost copies (Domain::AccountContactWork) goes home.
+  std::vector<std::vector<double>> send(comm_.size());
+  for (auto& [id, w0] : ghost_work_) {
+    Body* b = d.FindBody(id);
+    const int o = OwnerOf(id);
+    if (!b || o < 0) continue;
+    const double d0 = b->external_work - w0[0], d1 = b->contact_work - w0[1],
+                 d2 = b->friction_work - w0[2];
+    if (d0 == 0.0 && d1 == 0.0 && d2 == 0.0) continue;
+    send[o].insert(send[o].end(), {static_cast<double>(id), d0, d1, d2});
+    w0 = {b->external_work, b->contact_work, b->friction_work};
+  }
+  const auto recv = Exchange(send);
+  for (const auto& buf : recv) {
+    for (size_t i = 0; i + 3 < buf.size(); i += 4) {
+      Body* b = d.FindBody(static_cast<Id>(buf[i]));
+      if (!b) continue;
+      b->external_work += buf[i + 1];
+      b->contact_work += buf[i + 2];
+      b->friction_work += buf[i + 3];
+    }
+  }
+}
+
+void DomainDecomposition::Rebalance(domain::Domain& d, bool force) {
+  const int me = comm_.rank(), n = comm_.size();
+  // Load of a body: 1 + the number of this rank's constraints it takes part in.
+  std::map<Id, double> load;
+  for (const auto& b : d.bodies())
+    if (Owns(*b)) load[b->id()] = 1.0;
+  for (const Constraint& c : d.constraints()) {
+    for (const Body* b : {c.body1, c.body2}) {
+      if (!b) continue;
+      auto it = load.find(b->id());
+      if (it != load.end()) it->second += 1.0;
+    }
+  }
+  std::vector<double> loads(n, 0.0);
+  for (const auto& [id, w] : load) loads[me] += w;
+  comm_.ConsistentSum(loads);  // identical on every rank: one decision
+  double total = 0.0, largest = 0.0;
+  for (double w : loads) total += w, largest = std::max(largest, w);
+  const double imbalance = total > 0.0 ? largest / (total / n) : 1.0;
+  PartitionInput in;
+  for (const auto& [id, w] : load) {
+    const Body* b = d.FindBody(id);
+    in.ids.push_back(id);
+    in.centroids.push_back(b->SpatialPoint(b->center()));
+    in.weights.push_back(w);
+  }
+  // Over the tolerance: new cuts (Zoltan, from the kept ones); otherwise bodies whose mass
+  // centre crossed a kept cut move to the rank of their new region.
+  std::vector<int> owners;
+  if (force || imbalance > settings_.tolerance) {
+    if (PartitionOrNot(in, owners)) rebalances_ += 1.0;
+    else owners.assign(in.ids.size(), me);
+  } else {
+    for (const Vec3& x : in.centroids)
+      owners.push_back(have_cuts_ ? partitioner_->OwnerOfPoint(x) : me);
+  }
+  std::vector<std::int64_t> moves;
+  std::vector<std::vector<double>> send(n);
+  for (size_t i = 0; i < in.ids.size(); ++i) {
+    if (owners[i] == me) continue;
+    moves.push_back(in.ids[i]);
+    moves.push_back(owners[i]);
+    PackBody(*d.FindBody(in.ids[i]), send[owners[i]]);
+  }
+  const std::vector<std::int64_t> all = comm_.AllGather(moves);
+  const auto recv = Exchange(send);
+  for (size_t i = 0; i + 1 < all.size(); i += 2)
+    SetOwner(static_cast<Id>(all[i]), static_cast<int>(all[i + 1]));
+  for (const auto& buf : recv) {
+    const double* p = buf.data();
+    while (p < buf.data() + buf.size()) {
+      Body* b = UnpackBody(d, p);
+      if (b) ghost_work_.erase(b->id());
+    }
+  }
+  migrations_ += static_cast<double>(all.size() / 2);
+  if (!all.empty()) DropContactsAwayFromHome(d);
+}
+
+void DomainDecomposition::RefreshGhosts(domain::Domain& d) {
+  const int me = comm_.rank(), n = comm_.size();
+  // Boxes of owned bodies grown by how far they can move in a step, and their union.
+  const double h = d.step(), eps = 2.0 * d.geometric_epsilon;
+  std::vector<std::pair<Body*, geometry::Aabb>> boxes;
+  geometry::Aabb region;
+  for (const auto& b : d.bodies()) {
+    if (!Owns(*b)) continue;
+    geometry::Aabb box = b->shape().Bounds();
+    if (box.empty()) continue;
+    const double umax = b->u().size() ? b->u().cwiseAbs().maxCoeff() : 0.0;
+    box.Inflate(h * umax * (1.0 + (box.hi - box.lo).norm()) + eps);
+    region.Extend(box);
+    boxes.emplace_back(b.get(), box);
+  }
+  std::vector<double> mine(6);
+  for (int k = 0; k < 3; ++k) mine[k] = region.lo[k], mine[3 + k] = region.hi[k];
+  const std::vector<double> all = comm_.AllGather(mine);
+  std::vector<std::vector<double>> send(n);
+  std::vector<std::set<Id>> sent(n);
+  for (const auto& [b, box] : boxes) {
+    for (int s = 0; s < n; ++s) {
+      if (s == me) continue;
+      geometry::Aabb other;
+      other.lo = Vec3(all[6 * s], all[6 * s + 1], all[6 * s + 2]);
+      other.hi = Vec3(all[6 * s + 3], all[6 * s + 4], all[6 * s + 5]);
+      if (other.empty() || !other.Overlaps(box)) continue;
+      if (sent[s].insert(b->id()).second) PackBody(*b, send[s]);
+    }
+  }
+  // User constraints (PUT_RIGID_LINK, PUT_SPRING, ...) solved on body1's rank need body2.
+  for (const Constraint& c : d.constraints()) {
+    if (c.kind == ConstraintKind::kContact || !c.body1 || !c.body2) continue;
+    const Body* hb = HomeBody(c);
+    const Body* other = hb == c.body1 ? c.body2 : c.body1;
+    if (!hb || IsObstacle(other) || !Owns(*other)) continue;
+    const int home = OwnerOf(hb->id());
+    if (home >= 0 && home != me && sent[home].insert(other->id()).second)
+      PackBody(*other, send[home]);
+  }
+  for (const auto& [id, w] : ghost_work_)
+    if (static_cast<size_t>(id) < state_.size() && state_[id] == kGhost) state_[id] = kInactive;
+  ghost_work_.clear();
+  const auto recv = Exchange(send);
+  for (const auto& buf : recv) {
+    const double* p = buf.data();
+    while (p < buf.data() + buf.size()) {
+      Body* b = UnpackBody(d, p);
+      if (!b || static_cast<size_t>(b->id()) >= state_.size() || state_[b->id()] == kOwned)
+        continue;
+      state_[b->id()] = kGhost;
+      ghost_work_[b->id()] = {b->external_work, b->contact_work, b->friction_work};
+    }
+  }
+  ghost_sum_ += static_cast<double>(ghost_work_.size());
+}
+
+void DomainDecomposition::BeginStep(domain::Domain& d) {
+  Timer t;
+  t.Start();
+  if (!started_) Initialize(d);
+  RemoveForeignConstraints(d);
+  AssignNewBodies(d);
+  FlushGhostWork(d);
+  if (steps_since_balance_ < 0 || ++steps_since_balance_ >= update_frequency) {
+    const bool force = steps_since_balance_ < 0;
+    steps_since_balance_ = 0;
+    Timer b;
+    b.Start();
+    Rebalance(d, force);
+    balance_time_ += b.Stop();
+  }
+  RefreshGhosts(d);
+  steps_ += 1.0;
+  step_time_ += t.Stop();
+}
+
+// ---------------------------------------------------------------- solve
+
+void DomainDecomposition::PrepareSolve(domain::Domain& d, const std::vector<Constraint*>& rows,
+                                       solvers::BlockProblem& problem) {
+  const int me = comm_.rank(), n = comm_.size();
+  std::map<Id, Body*> touched;  // non-obstacle bodies of this rank's rows
+  for (const Constraint* c : rows)
+    for (Body* b : {c->body1, c->body2})
+      if (b && !IsObstacle(b)) touched[b->id()] = b;
+  // 1. Tell the owners which of their bodies this rank's rows touch.
+  std::vector<std::vector<double>> send(n);
+  remote_touched_.clear();
+  for (const auto& [id, b] : touched) {
+    const int o = OwnerOf(id);
+    if (o == me || o < 0) continue;
+    send[o].push_back(static_cast<double>(id));
+    remote_touched_.push_back(id);
+  }
+  const auto recv = Exchange(send);
+  // 2. Owners tell every touching rank who else touches the body (when more than one does).
+  std::map<Id, std::vector<int>> touchers;
+  for (const auto& [id, b] : touched)
+    if (OwnerOf(id) == me) touchers[id].push_back(me);
+  for (int r = 0; r < n; ++r)
+    for (double x : recv[r]) touchers[static_cast<Id>(x)].push_back(r);
+  std::vector<std::vector<double>> announce(n);
+  std::map<Id, std::vector<int>> others;
+  for (auto& [id, ranks] : touchers) {
+    if (ranks.size() < 2) continue;
+    std::sort(ranks.begin(), ranks.end());
+    for (int r : ranks) {
+      if (r == me) continue;
+      announce[r].push_back(static_cast<double>(id));
+      announce[r].push_back(static_cast<double>(ranks.size()));
+      for (int x : ranks) announce[r].push_back(x);
+    }
+    if (std::find(ranks.begin(), ranks.end(), me) != ranks.end()) others[id] = ranks;
+  }
+  const auto heard = Exchange(announce);
+  for (const auto& buf : heard) {
+    for (size_t i = 0; i + 1 < buf.size();) {
+      const Id id = static_cast<Id>(buf[i]);
+      const int k = static_cast<int>(buf[i + 1]);
+      others[id].assign(buf.begin() + i + 2, buf.begin() + i + 2 + k);
+      i += 2 + k;
+    }
+  }
+  // 3. The coupling: this rank's rows on every shared body, in body id order on all ranks.
+  coupling_->Reset(problem);
+  auto& shared = coupling_->shared();
+  std::map<Id, int> index;
+  for (const auto& [id, ranks] : others) {
+    if (!touched.count(id)) continue;
+    index[id] = static_cast<int>(shared.size());
+    shared.push_back({touched[id], {}, VecX()});
+    for (int r : ranks)
+      if (r != me) coupling_->to_rank()[r].push_back(index[id]);
+  }
+  for (size_t i = 0; i < rows.size() && !shared.empty(); ++i) {
+    const Constraint& c = *rows[i];
+    const bool two = c.body1 && c.body2;
+    for (int k = 0; k < 2; ++k) {
+      Body* b = k == 0 ? c.body1 : c.body2;
+      if (!b) continue;
+      auto it = index.find(b->id());
+      if (it == index.end()) continue;
+      Coupling::Entry e;
+      e.row = static_cast<int>(i);
+      e.sign = (k == 0 && two) ? -1.0 : 1.0;
+      b->ComputeH(k == 0 ? c.X1 : c.X2, c.base, e.H);
+      shared[it->second].entries.push_back(std::move(e));
+    }
+  }
+  shared_sum_ += static_cast<double>(shared.size());
+  coupling_->Plan();
+  problem.coupling = coupling_.get();  // on every rank: the solvers' sums are collective
+}
+
+void DomainDecomposition::FinishSolve(domain::Domain& d) {
+  // Impulses of this rank's rows on bodies owned elsewhere go to their owners.
+  std::vector<std::vector<double>> send(comm_.size());
+  for (Id id : remote_touched_) {
+    Body* b = d.FindBody(id);
+    const int nd = b->num_dofs();
+    std::vector<double>& out = send[OwnerOf(id)];
+    out.push_back(static_cast<double>(id));
+    out.push_back(nd);
+    if (b->impulse().size() == nd) out.insert(out.end(), b->impulse().data(), b->impulse().data() + nd);
+    else out.insert(out.end(), nd, 0.0);
+  }
+  const auto recv = Exchange(send);
+  for (const auto& buf : recv) {
+    for (size_t i = 0; i + 1 < buf.size();) {
+      Body* b = d.FindBody(static_cast<Id>(buf[i]));
+      const int nd = static_cast<int>(buf[i + 1]);
+      if (b && b->num_dofs() == nd) {
+        VecX& imp = b->impulse();
+        if (imp.size() != nd) imp = VecX::Zero(nd);
+        imp += Eigen::Map<const VecX>(buf.data() + i + 2, nd);
+      }
+      i += 2 + nd;
+    }
+  }
+}
+
+std::vector<Id> DomainDecomposition::GatherIds(const std::vector<Id>& mine) {
+  std::vector<std::int64_t> v(mine.begin(), mine.end());
+  const std::vector<std::int64_t> all = comm_.AllGather(v);
+  return std::vector<Id>(all.begin(), all.end());
+}
+
+// ---------------------------------------------------------------- synchronisation
+
+void DomainDecomposition::Synchronize(domain::Domain& d) {
+  if (!started_) return;
+  Timer t;
+  t.Start();
+  const int me = comm_.rank();
+  FlushGhostWork(d);
+  std::vector<double> mine;
+  for (const auto& b : d.bodies())
+    if (Owns(*b)) PackBody(*b, mine);
+  std::vector<int> counts;
+  const std::vector<double> all = comm_.AllGather(mine, &counts);
+  size_t offset = 0;
+  for (int r = 0; r < comm_.size(); ++r) {
+    const double* p = all.data() + offset;
+    const double* end = p + counts[r];
+    offset += counts[r];
+    if (r == me) continue;
+    while (p < end) {
+      Body* b = UnpackBody(d, p);
+      if (b && ghost_work_.count(b->id()))
+        ghost_work_[b->id()] = {b->external_work, b->contact_work, b->friction_work};
+    }
+  }
+  // Obstacles are integrated everywhere, but each rank's contacts add work to its own copy:
+  // the copies get the sum of every rank's work since the last synchronisation.
+  std::vector<Body*> obstacles;
+  std::vector<double> work;
+  for (const auto& b : d.bodies()) {
+    if (b->kind() != BodyKind::kObstacle) continue;
+    const auto base = obstacle_work_.try_emplace(
+        b->id(), std::array<double, 3>{b->external_work, b->contact_work, b->friction_work});
+    const std::array<double, 3>& w0 = base.first->second;
+    obstacles.push_back(b.get());
+    work.insert(work.end(), {b->external_work - w0[0], b->contact_work - w0[1],
+                             b->friction_work - w0[2]});
+  }
+  comm_.ConsistentSum(work);
+  for (size_t i = 0; i < obstacles.size(); ++i) {
+    Body* b = obstacles[i];
+    std::array<double, 3>& w0 = obstacle_work_[b->id()];
+    b->external_work = w0[0] + work[3 * i];
+    b->contact_work = w0[1] + work[3 * i + 1];
+    b->friction_work = w0[2] + work[3 * i + 2];
+    w0 = {b->external_work, b->contact_work, b->friction_work};
+  }
+  // Constraints: user constraints are on every rank (their solution comes from home);
+  // contacts of other ranks are copied in until the next step.
+  RemoveForeignConstraints(d);
+  std::vector<double> cons;
+  for (const Constraint& c : d.constraints())
+    if (Home(c)) PackConstraint(c, cons);
+  const std::vector<double> allc = comm_.AllGather(cons, &counts);
+  d.FindConstraint(-1);  // (re)build the id index
+  offset = 0;
+  for (int r = 0; r < comm_.size(); ++r) {
+    const size_t begin = offset, end = offset + counts[r];
+    offset = end;
+    if (r == me) continue;
+    for (size_t i = begin; i + kConstraintRecord <= end; i += kConstraintRecord) {
+      const double* p = allc.data() + i;
+      const Id id = static_cast<Id>(p[0]);
+      const auto kind = static_cast<ConstraintKind>(static_cast<int>(p[1]));
+      if (kind != ConstraintKind::kContact) {
+        if (Constraint* c = d.FindConstraint(id)) UnpackDynamic(p, *c);
+        continue;
+      }
+      Constraint c;
+      c.id = id;
+      c.kind = kind;
+      c.body1 = p[2] >= 0 ? d.FindBody(static_cast<Id>(p[2])) : nullptr;
+      c.body2 = p[3] >= 0 ? d.FindBody(static_cast<Id>(p[3])) : nullptr;
+      if ((p[2] >= 0 && !c.body1) || (p[3] >= 0 && !c.body2)) continue;
+      c.piece1 = static_cast<int>(p[4]);
+      c.piece2 = static_cast<int>(p[5]);
+      c.surf1 = static_cast<int>(p[6]);
+      c.surf2 = static_cast<int>(p[7]);
+      c.X1 = Get3(p + 8);
+      c.X2 = Get3(p + 11);
+      UnpackDynamic(p, c);
+      c.material = d.surface_materials().Find(c.surf1, c.surf2);
+      d.mutable_constraints().push_back(std::move(c));
+      foreign_.push_back(id);
+    }
+  }
+  comm_time_ += t.Stop();
+}
+
+std::map<std::string, double> DomainDecomposition::Stats() {
+  std::vector<double> sums{bytes_sent_, migrations_, ghost_sum_, shared_sum_, exchanges_};
+  comm_.ConsistentSum(sums);
+  std::map<std::string, double> out;
+  out["ranks"] = comm_.size();
+  out["steps"] = steps_;
+  out["balance_time"] = comm_.AllReduceMax(balance_time_);
+  out["begin_step_time"] = comm_.AllReduceMax(step_time_);
+  out["comm_time"] = comm_.AllReduceMax(comm_time_);
+  out["bytes_sent"] = sums[0];
+  out["bytes_per_step"] = steps_ > 0 ? sums[0] / steps_ : 0.0;
+  out["migrations"] = migrations_;  // (every rank counts every move)
+  out["rebalances"] = rebalances_;
+  out["ghosts_per_step"] = steps_ > 0 ? sums[2] / steps_ : 0.0;
+  out["shared_bodies_per_step"] = steps_ > 0 ? sums[3] / steps_ : 0.0;
+  out["exchanges"] = exchanges_;
+  return out;
+}
+
+domain::Decomposition* CreateDomainDecomposition() { return new DomainDecomposition(); }
+
+}  // namespace solfec::parallel

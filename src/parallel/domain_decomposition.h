@@ -1,0 +1,83 @@
+// MPI domain decomposition of a Domain's time step (solfec-mpi): Zoltan ownership of bodies,
+// migration, ghost copies, the coupled constraint solve and the synchronisation for output.
+#pragma once
+
+#include <array>
+#include <map>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "domain/decomposition.h"
+#include "domain/domain.h"
+#include "parallel/communicator.h"
+#include "parallel/partitioner.h"
+#include "solvers/process_coupling.h"
+
+namespace solfec::parallel {
+
+// docs/parallel.md explains the protocol step by step. Body state travels as
+// [id, nq, nu, q, u, external, contact and friction work] (what a results frame restores).
+class DomainDecomposition final : public domain::Decomposition {
+ public:
+  explicit DomainDecomposition(MPI_Comm comm = MPI_COMM_WORLD);
+  ~DomainDecomposition() override;
+
+  void BeginStep(domain::Domain& d) override;
+  bool Owns(const body::Body& b) const override;
+  bool Active(const body::Body& b) const override;
+  bool Home(const contact::Constraint& c) const override;
+  void PrepareSolve(domain::Domain& d, const std::vector<contact::Constraint*>& rows,
+                    solvers::BlockProblem& problem) override;
+  void FinishSolve(domain::Domain& d) override;
+  std::vector<Id> GatherIds(const std::vector<Id>& mine) override;
+  void Synchronize(domain::Domain& d) override;
+  void SetBalance(double tolerance, bool lockdir, double degenratio, double weightfactor,
+                  int updatefreq) override;
+  std::map<std::string, double> Stats() override;
+  int rank() const override { return comm_.rank(); }
+  int size() const override { return comm_.size(); }
+
+  // Steps between imbalance checks (Solfec-1.0 checks every few steps).
+  int update_frequency = 10;
+
+ private:
+  enum State : unsigned char { kInactive = 0, kOwned = 1, kGhost = 2 };
+  class Coupling;
+
+  int OwnerOf(Id id) const;
+  void SetOwner(Id id, int rank);
+  void Initialize(domain::Domain& d);
+  // Zoltan partition of `in` into owners (true), or false when there are too few bodies.
+  bool PartitionOrNot(const PartitionInput& in, std::vector<int>& owners);
+  void AssignNewBodies(domain::Domain& d);
+  void RemoveForeignConstraints(domain::Domain& d);
+  void DropContactsAwayFromHome(domain::Domain& d);
+  void FlushGhostWork(domain::Domain& d);
+  void Rebalance(domain::Domain& d, bool force);
+  void RefreshGhosts(domain::Domain& d);
+  std::vector<std::vector<double>> Exchange(const std::vector<std::vector<double>>& send);
+
+  Communicator comm_;
+  BalanceSettings settings_;
+  std::unique_ptr<Partitioner> partitioner_;
+  bool started_ = false;
+  bool have_cuts_ = false;  // Zoltan cuts exist (OwnerOfPoint answers)
+  int steps_since_balance_ = 0;
+  std::vector<int> owner_;            // by body id; -1: unknown (obstacles, new bodies)
+  std::vector<unsigned char> state_;  // by body id: State
+  std::map<Id, std::array<double, 3>> ghost_work_;  // works of a ghost when last received
+  std::map<Id, std::array<double, 3>> obstacle_work_;  // obstacle works when last synchronised
+  std::vector<Id> foreign_;  // constraint ids copied in by Synchronize
+  std::unique_ptr<Coupling> coupling_;
+  std::vector<Id> remote_touched_;  // bodies owned elsewhere that this step's rows touch
+  // statistics
+  double balance_time_ = 0, step_time_ = 0, comm_time_ = 0, bytes_sent_ = 0;
+  double migrations_ = 0, rebalances_ = 0, ghost_sum_ = 0, shared_sum_ = 0, steps_ = 0;
+  double exchanges_ = 0;
+};
+
+// The factory handed to the `_solfec` module by solfec-mpi (a PyCapsule of this pointer).
+domain::Decomposition* CreateDomainDecomposition();
+
+}  // namespace solfec::parallel

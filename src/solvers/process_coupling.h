@@ -1,0 +1,31 @@
+// Coupling of a constraint problem split over processes (solfec-mpi): the rows one process
+// solves see the other processes' reactions only through B, refreshed between sweeps.
+#pragma once
+
+#include <vector>
+
+namespace solfec::solvers {
+
+struct BlockProblem;
+
+// Implemented by the MPI domain decomposition (src/parallel); solvers see no MPI. Every
+// method is collective: all processes call it the same number of times, in the same order,
+// and the solvers take every decision (stop, restart) from Sum()'s results only, which are
+// bit-identical on all processes.
+class ProcessCoupling {
+ public:
+  virtual ~ProcessCoupling() = default;
+  // B := B0 + the velocity that the other processes' current reactions (their rows acting on
+  // bodies this process's rows also touch) cause at this process's rows; B0 is the problem's
+  // B as assembled. Reads problem.R (this process's current reactions, sent to the others).
+  virtual void Exchange(BlockProblem& problem) = 0;
+  // Element-wise sums over all processes, in place.
+  virtual void Sum(std::vector<double>& values) = 0;
+  double Sum(double value) {
+    std::vector<double> v{value};
+    Sum(v);
+    return v[0];
+  }
+};
+
+}  // namespace solfec::solvers

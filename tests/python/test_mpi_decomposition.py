@@ -1,0 +1,179 @@
+"""Domain decomposition under `solfec-mpi` (docs/parallel.md): bodies owned by ranks, ghosts,
+the coupled Gauss-Seidel solve and migration give the serial trajectories within the solver
+tolerance on 2 and 3 ranks; a rank owning no body runs along; the output of a parallel run is
+the serial layout and opens in READ mode serially. Skipped without solfec-mpi or mpirun."""
+
+import json
+import os
+import subprocess
+import sys
+
+import numpy as np
+import pytest
+
+from conftest import BUILD, ROOT, SOLFEC_EXE
+from test_mpi_launcher import MPIRUN, SOLFEC_MPI, mpirun
+
+pytestmark = pytest.mark.skipif(not (os.path.isfile(SOLFEC_MPI) and MPIRUN),
+                                reason="solfec-mpi not built (needs MPI and Zoltan) or no mpirun")
+
+SHAPES = open(os.path.join(ROOT, "tests", "python", "shapes_for_tests.py")).read().replace(
+    "from solfec import CONVEX, HULL", "")
+
+# Every rank writes its view into rank<k>.json: configurations of all bodies after RUN (the
+# state every rank holds after the end-of-RUN synchronisation), HERE answers, statistics.
+REPORT = """
+import json
+rep = {'conf': {b.id: list(b.conf) for b in bodies}, 'vel': {b.id: list(b.velo) for b in bodies},
+       'here': [b.id for b in bodies if HERE(sol, b)], 'ncon': sol.ncon if hasattr(sol, 'ncon') else 0,
+       'energy': list(ENERGY(sol)),
+       'x0': x0, 'stats': sol.parallel_stats}
+json.dump(rep, open('rank%d.json' % RANK(), 'w'))
+"""
+
+# A wall of bricks in running bond (8 long, 4 courses) on a floor, pushed sideways at the top:
+# every RCB cut crosses bricks in contact, so reactions couple across ranks every step.
+WALL = SHAPES + """
+sol = SOLFEC('DYNAMIC', 1e-3, 'out/wall')
+sol.verbose = 'OFF'
+bulk = BULK_MATERIAL(sol, young=1e9, poisson=0.25, density=1000.0)
+SURFACE_MATERIAL(sol, friction=0.5)
+BODY(sol, 'OBSTACLE', slab(half=20.0), bulk)
+bodies = []
+for course in range(4):
+    shift = 0.5 if course % 2 else 0.0
+    for i in range(8 - (course % 2)):
+        bodies.append(BODY(sol, 'RIGID', box(-4.0 + shift + i, -0.25, course * 0.5, 1.0, 0.5, 0.5),
+                           bulk))
+for b in bodies[-7:]:
+    INITIAL_VELOCITY(b, (0.3, 0, 0), (0, 0, 0))
+GRAVITY(sol, (0, 0, -10))
+OUTPUT(sol, 0.05)
+x0 = {b.id: b.conf[9] for b in bodies}
+RUN(sol, GAUSS_SEIDEL_SOLVER(1e-8, 2000, meritval=1e-12), 0.2)
+""" + REPORT
+
+# Two lanes of cubes sliding past each other on a frictionless floor (lane y = 0 moves +x,
+# lane y = 2 moves -x), each cube carrying a second cube on top (friction between them): the
+# RCB halves swap their bodies, which must migrate.
+LANES = SHAPES + """
+sol = SOLFEC('DYNAMIC', 2e-3, 'out/lanes')
+sol.verbose = 'OFF'
+IMBALANCE_TOLERANCE(sol, 1.05, updatefreq=5)
+bulk = BULK_MATERIAL(sol, young=1e9, poisson=0.25, density=1000.0)
+SURFACE_MATERIAL(sol, friction=0.0)
+SURFACE_MATERIAL(sol, surf1=2, surf2=2, friction=0.6)
+BODY(sol, 'OBSTACLE', slab(half=30.0), bulk)
+bodies = []
+for lane, (y, vx, x0) in enumerate(((0.0, 8.0, -8.0), (2.0, -8.0, 2.0))):
+    for i in range(6):
+        lo = BODY(sol, 'RIGID', box(x0 + 1.0 * i, y, 0.0, 0.8, 0.8, 0.5, surfid=2), bulk)
+        hi = BODY(sol, 'RIGID', box(x0 + 1.0 * i + 0.1, y + 0.1, 0.5, 0.6, 0.6, 0.4, surfid=2),
+                  bulk)
+        for b in (lo, hi):
+            INITIAL_VELOCITY(b, (vx, 0, 0), (0, 0, 0))
+        bodies += [lo, hi]
+GRAVITY(sol, (0, 0, -10))
+OUTPUT(sol, 0.1)
+x0 = {b.id: b.conf[9] for b in bodies}
+RUN(sol, GAUSS_SEIDEL_SOLVER(1e-8, 2000, meritval=1e-12), 1.0)
+""" + REPORT
+
+# Two finite-element blocks (TL) stacked on a floor, on 3 ranks: one rank owns no body.
+FE_STACK = """
+sol = SOLFEC('DYNAMIC', 1e-3, 'out/fe')
+sol.verbose = 'OFF'
+bulk = BULK_MATERIAL(sol, model='KIRCHHOFF', young=1e7, poisson=0.25, density=1000.0)
+SURFACE_MATERIAL(sol, friction=0.3)
+floor = HEX([-2, -2, -1, 2, -2, -1, 2, 2, -1, -2, 2, -1, -2, -2, 0, 2, -2, 0, 2, 2, 0, -2, 2, 0],
+            1, 1, 1, 0, [0] * 6)
+BODY(sol, 'OBSTACLE', floor, bulk)
+def block(z):
+    n = [-0.5, -0.5, z, 0.5, -0.5, z, 0.5, 0.5, z, -0.5, 0.5, z,
+         -0.5, -0.5, z + 1, 0.5, -0.5, z + 1, 0.5, 0.5, z + 1, -0.5, 0.5, z + 1]
+    return HEX(n, 2, 2, 2, 0, [0] * 6)
+bodies = [BODY(sol, 'FINITE_ELEMENT', block(0.0), bulk), BODY(sol, 'FINITE_ELEMENT', block(1.0), bulk)]
+INITIAL_VELOCITY(bodies[1], (0.2, 0, 0), (0, 0, 0))
+GRAVITY(sol, (0, 0, -10))
+x0 = {b.id: b.conf[9] for b in bodies}
+RUN(sol, GAUSS_SEIDEL_SOLVER(1e-10, 5000, meritval=1e-14), 0.05)
+""" + REPORT
+
+
+def run_serial(tmp_path, deck):
+    d = tmp_path / "serial"
+    d.mkdir()
+    (d / "deck.py").write_text(deck)
+    s = subprocess.run([SOLFEC_EXE, "deck.py"], cwd=d, capture_output=True, text=True,
+                       timeout=120)
+    assert s.returncode == 0, s.stderr
+    return json.loads((d / "rank0.json").read_text())
+
+
+def run_parallel(tmp_path, deck, np):
+    d = tmp_path / f"np{np}"
+    d.mkdir()
+    p = mpirun(d, deck, np=np, timeout=180)
+    assert p.returncode == 0, p.stdout + p.stderr
+    return d, [json.loads((d / f"rank{r}.json").read_text()) for r in range(np)]
+
+
+def max_conf_difference(a, b):
+    return max(np.abs(np.array(a["conf"][k]) - np.array(b["conf"][k])).max() for k in a["conf"])
+
+
+def check_ranks(serial, reports, tol):
+    for rep in reports:
+        assert set(rep["conf"]) == set(serial["conf"])
+        assert max_conf_difference(rep, serial) < tol
+    # Every body is HERE on exactly one rank.
+    here = sorted(i for rep in reports for i in rep["here"])
+    assert here == sorted(int(k) for k in serial["conf"])
+
+
+@pytest.mark.parametrize("np_", [2, 3])
+def test_brick_wall_follows_the_serial_run_with_reactions_coupled_across_ranks(tmp_path, np_):
+    serial = run_serial(tmp_path, WALL)
+    d, reports = run_parallel(tmp_path, WALL, np_)
+    # Gauss-Seidel stops at |dR|/|R| <= 1e-8 or merit <= 1e-12 in both runs; the split changes
+    # the sweep order, so the answers agree to the solver tolerance (positions ~1 m: 1e-6).
+    check_ranks(serial, reports, 1e-6)
+    stats = reports[0]["stats"]
+    assert stats["ranks"] == np_ and stats["steps"] == 200
+    assert stats["shared_bodies_per_step"] > 0  # bricks touched by rows of two ranks
+    assert stats["ghosts_per_step"] > 0
+    # The top course slid (pushed at 0.3 m/s, stopped by friction 0.5 after ~6 cm): not a
+    # trivially resting answer.
+    top = sorted(serial["conf"], key=int)[-7:]
+    assert min(serial["conf"][k][9] - serial["x0"][k] for k in top) > 0.005
+    # The results file of the parallel run is the serial layout: it opens serially in READ
+    # mode, and its last frame matches the serial run's.
+    sys.path.insert(0, os.path.join(BUILD, "python"))
+    from solfec.results import Results
+    with Results(str(d / "out" / "wall")) as a, \
+            Results(str(tmp_path / "serial" / "out" / "wall")) as b:
+        assert a.nframes == b.nframes
+        fa, fb = a.frame(a.nframes - 1), b.frame(b.nframes - 1)
+        assert np.abs(fa.q - fb.q).max() < 1e-6
+        assert len(fa.constraints) == len(fb.constraints) > 0
+
+
+def test_lanes_of_cubes_migrate_between_ranks_and_keep_the_serial_answer(tmp_path):
+    serial = run_serial(tmp_path, LANES)
+    _, reports = run_parallel(tmp_path, LANES, 2)
+    check_ranks(serial, reports, 1e-6)
+    stats = reports[0]["stats"]
+    assert stats["migrations"] >= 12, stats  # the lanes swapped sides: most bodies moved
+    # The lanes did pass each other (x of the first cube of lane 0 went from -8 to > 0).
+    first = sorted(serial["conf"], key=int)[0]
+    assert serial["conf"][first][9] > 0.0
+
+
+def test_fe_blocks_on_three_ranks_one_rank_owning_nothing(tmp_path):
+    serial = run_serial(tmp_path, FE_STACK)
+    _, reports = run_parallel(tmp_path, FE_STACK, 3)
+    check_ranks(serial, reports, 1e-7)
+    assert sorted(len(r["here"]) for r in reports) == [0, 1, 1]
+    # Energies agree (kinetic, internal, external, contact, friction) to the solver tolerance.
+    for rep in reports:
+        assert np.allclose(rep["energy"], serial["energy"], rtol=1e-5, atol=1e-9)
