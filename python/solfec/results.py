@@ -18,16 +18,50 @@ import math
 import numpy as np
 
 __all__ = ["Results", "results_path", "is_valid", "FORMAT", "VERSION", "BODY_KINDS",
-           "CONSTRAINT_KINDS", "ENERGY_NAMES", "TIMING_NAMES"]
+           "CONSTRAINT_KINDS", "ENERGY_NAMES", "TIMING_NAMES", "CONSTRAINT_DTYPE",
+           "VersionError", "join_constraints"]
 
 FORMAT = "solfec-results"
-VERSION = 1
+VERSION = 2  # 2: per-frame constraint states + /constraints/table (docs/output.md)
 BODY_KINDS = ("RIGID", "PSEUDO_RIGID", "FINITE_ELEMENT", "OBSTACLE")
 CONSTRAINT_KINDS = ("CONTACT", "FIXPNT", "FIXDIR", "VELODIR", "RIGLNK", "SPRING")
 ENERGY_NAMES = ("KINETIC", "INTERNAL", "EXTERNAL", "CONTACT", "FRICTION")
 TIMING_NAMES = ("TIMINT", "CONUPD", "CONDET", "LOCDYN", "CONSOL", "PARBAL")
 
 _BLOCK = 1 << 21  # values read per block when streaming frames (bounded memory)
+
+# A frame's constraints as Frame.constraints holds them: the join of a /frames/constraints
+# row and its /constraints/table row, laid out as the C++ ConstraintRow (296 bytes) that
+# _solfec.restore_frame takes (src/io/results_layout.h).
+CONSTRAINT_DTYPE = np.dtype({
+    "names": ["id", "kind", "age", "body1", "body2", "point", "point2", "base", "R", "U", "gap",
+              "area", "merit", "surf1", "surf2", "piece1", "piece2", "X1", "X2", "cohesive"],
+    "formats": ["<i8", "<i4", "<i4", "<i8", "<i8", ("<f8", 3), ("<f8", 3), ("<f8", 9),
+                ("<f8", 3), ("<f8", 3), "<f8", "<f8", "<f8", "<i4", "<i4", "<i4", "<i4",
+                ("<f8", 3), ("<f8", 3), "<i4"],
+    "offsets": [0, 8, 12, 16, 24, 32, 56, 80, 152, 176, 200, 208, 216, 224, 228, 232, 236, 240,
+                264, 288],
+    "itemsize": 296})
+_DEF_FIELDS = ("id", "kind", "body1", "body2", "surf1", "surf2", "piece1", "piece2", "cohesive")
+_STATE_FIELDS = ("age", "point", "point2", "base", "R", "U", "gap", "area", "merit", "X1", "X2")
+
+
+class VersionError(ValueError):
+    """A results file of another format version than this solfec reads."""
+
+
+def join_constraints(states, defs, def0=0):
+    """Constraint records (CONSTRAINT_DTYPE) of /frames/constraints rows `states` whose `def`
+    fields index /constraints/table rows; `defs` holds the rows from `def0` on."""
+    out = np.zeros(len(states), dtype=CONSTRAINT_DTYPE)
+    if len(states) == 0:
+        return out
+    d = defs[np.asarray(states["def"], dtype=np.int64) - def0]
+    for name in _DEF_FIELDS:
+        out[name] = d[name]
+    for name in _STATE_FIELDS:
+        out[name] = states[name]
+    return out
 
 
 def results_path(path):
@@ -78,6 +112,11 @@ def is_valid(path):
     try:
         with Results(p) as r:
             return r.nframes > 0
+    except VersionError:
+        from . import _state
+        if _state.options.get("write"):
+            return False  # -w: overwritten
+        raise
     except (OSError, KeyError, ValueError):
         return False
 
@@ -148,10 +187,12 @@ class Results:
             self.close()
             raise ValueError(f"results: '{self.path}' is not a solfec results file")
         self.version = int(f.attrs.get("version", 0))
-        if self.version > VERSION:
+        if self.version != VERSION:
             self.close()
-            raise ValueError(f"results: '{self.path}' has format version {self.version}; this "
-                             f"solfec reads versions <= {VERSION}")
+            raise VersionError(
+                f"results: '{self.path}' has format version {self.version}; this solfec reads "
+                f"version {VERSION} only (docs/output.md): run the deck with -w to rewrite it, "
+                f"or read it with the solfec that wrote it")
         if "frames" not in f:
             self.frames = np.zeros(0)
             self.nframes = 0
@@ -394,6 +435,9 @@ class Results:
             while j + 1 < len(indices):
                 b = int(indices[j + 1])
                 span = rows["q_start"][b] + rows["q_count"][b] - rows["q_start"][a]
+                if constraints:  # a constraint state row holds 32 values' bytes
+                    span += 32 * (rows["con_start"][b] + rows["con_count"][b] -
+                                  rows["con_start"][a])
                 if span > _BLOCK:
                     break
                 j += 1
@@ -406,7 +450,7 @@ class Results:
                     blk[name] = (lo, f["frames/" + name][lo:hi])
             if constraints:
                 lo, hi = int(rows["con_start"][a]), int(rows["con_start"][b] + rows["con_count"][b])
-                blk["constraints"] = (lo, f["frames/constraints"][lo:hi])
+                blk["constraints"] = (lo, self._constraints(lo, hi, rows[indices[k:j + 1]]))
             last_ids, sizes = None, None
             for i in indices[k:j + 1]:
                 r = rows[i]
@@ -425,6 +469,32 @@ class Results:
                 cons = cut("constraints", "con_start", "con_count") if constraints else None
                 yield Frame(int(i), r, bodies, sizes[0], sizes[1], q, u, cons)
             k = j + 1
+
+    def _constraints(self, lo, hi, block_rows):
+        """Joined constraint records of /frames/constraints rows [lo, hi) (rows between the
+        frames' ranges, unused, come out zero)."""
+        f = self._f
+        states = f["frames/constraints"][lo:hi]
+        used = np.zeros(hi - lo, dtype=bool)
+        for s, c in zip(block_rows["con_start"], block_rows["con_count"]):
+            used[int(s) - lo:int(s + c) - lo] = True
+        out = np.zeros(hi - lo, dtype=CONSTRAINT_DTYPE)
+        if not used.any():
+            return out
+        idx = np.asarray(states["def"][used], dtype=np.int64)
+        d0, d1 = int(idx.min()), int(idx.max()) + 1
+        table = f["constraints/table"]
+        uniq = np.unique(idx)
+        if d1 - d0 <= 4 * uniq.size + 4096:  # one slice
+            defs = table[d0:d1]
+            out[used] = join_constraints(states[used], defs, d0)
+        else:  # long-lived constraints next to new ones: only the rows needed
+            defs = table[uniq]
+            pos = np.searchsorted(uniq, idx)
+            sub = states[used].copy()
+            sub["def"] = pos
+            out[used] = join_constraints(sub, defs)
+        return out
 
     # --- convenience histories
     def body_point_history(self, body_id, point, entity, t0=None, t1=None, skip=1):

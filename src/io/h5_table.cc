@@ -1,6 +1,7 @@
 // Extendible chunked HDF5 datasets written and read by row ranges.
 #include "io/h5_table.h"
 
+#include <algorithm>
 #include <cerrno>
 #include <cstdio>
 #include <cstdlib>
@@ -9,6 +10,16 @@
 #include <utility>
 
 namespace solfec::io {
+
+bool DeflateAvailable() {
+  static const bool ok = [] {
+    if (H5Zfilter_avail(H5Z_FILTER_DEFLATE) <= 0) return false;
+    unsigned int info = 0;
+    if (H5Zget_filter_info(H5Z_FILTER_DEFLATE, &info) < 0) return false;
+    return (info & H5Z_FILTER_CONFIG_ENCODE_ENABLED) != 0;
+  }();
+  return ok;
+}
 
 void H5Check(herr_t status, const std::string& what) {
   if (status >= 0) return;
@@ -30,17 +41,22 @@ H5Table& H5Table::operator=(H5Table&& o) noexcept {
     dset_ = std::exchange(o.dset_, -1);
     type_ = o.type_;
     width_ = o.width_;
+    chunk_rows_ = o.chunk_rows_;
+    deflated_ = o.deflated_;
     name_ = std::move(o.name_);
   }
   return *this;
 }
 
 void H5Table::Create(hid_t parent, const std::string& name, hid_t type, int width,
-                     hsize_t chunk_rows, bool deflate) {
+                     hsize_t chunk_rows, bool deflate, int level, const void* fill) {
   Close();
   name_ = name;
   type_ = type;
   width_ = width;
+  chunk_rows_ = std::max<hsize_t>(1, chunk_rows);
+  chunk_rows = chunk_rows_;
+  deflated_ = deflate && DeflateAvailable();
   const int rank = width > 0 ? 2 : 1;
   hsize_t dims[2] = {0, static_cast<hsize_t>(width)};
   hsize_t maxdims[2] = {H5S_UNLIMITED, static_cast<hsize_t>(width)};
@@ -48,10 +64,12 @@ void H5Table::Create(hid_t parent, const std::string& name, hid_t type, int widt
   const hid_t space = H5CheckId(H5Screate_simple(rank, dims, maxdims), "create a dataspace");
   const hid_t plist = H5Pcreate(H5P_DATASET_CREATE);
   H5Pset_chunk(plist, rank, chunk);
-  if (deflate) {
+  if (deflated_) {
     H5Pset_shuffle(plist);
-    H5Pset_deflate(plist, 1);  // fast level: frames are flushed (recompressed) often
+    H5Pset_deflate(plist, static_cast<unsigned>(level));
+    H5Pset_fill_time(plist, H5D_FILL_TIME_ALLOC);  // unused rows of a chunk are fill values
   }
+  if (fill) H5Pset_fill_value(plist, type, fill);
   dset_ = H5Dcreate2(parent, name.c_str(), type, space, H5P_DEFAULT, plist, H5P_DEFAULT);
   H5Pclose(plist);
   H5Sclose(space);
@@ -71,6 +89,11 @@ void H5Table::Open(hid_t parent, const std::string& name, hid_t type) {
     width_ = static_cast<int>(dims[1]);
   }
   H5Sclose(space);
+  const hid_t plist = H5Dget_create_plist(dset_);
+  hsize_t chunk[2] = {1, 1};
+  chunk_rows_ = H5Pget_chunk(plist, 2, chunk) > 0 ? std::max<hsize_t>(1, chunk[0]) : 1;
+  deflated_ = H5Pget_nfilters(plist) > 0;
+  H5Pclose(plist);
 }
 
 void H5Table::Close() {

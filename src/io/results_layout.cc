@@ -1,6 +1,8 @@
 // HDF5 compound types for the result records (field names as in docs/output.md).
 #include "io/results_layout.h"
 
+#include <algorithm>
+
 namespace solfec::io {
 
 namespace {
@@ -29,14 +31,22 @@ hid_t BodyStateType() {
   return t;
 }
 
-hid_t ConstraintType() {
-  using T = ConstraintRow;
+hid_t ConstraintDefType() {
+  using T = ConstraintDefRow;
   const hid_t t = H5Tcreate(H5T_COMPOUND, sizeof(T));
-  const hid_t d = H5T_NATIVE_DOUBLE, l = H5T_NATIVE_INT64, i = H5T_NATIVE_INT32;
-  F(T, id, l), F(T, kind, i), F(T, age, i), F(T, body1, l), F(T, body2, l);
+  const hid_t l = H5T_NATIVE_INT64, i = H5T_NATIVE_INT32;
+  F(T, id, l), F(T, kind, i), F(T, cohesive, i), F(T, body1, l), F(T, body2, l);
+  F(T, surf1, i), F(T, surf2, i), F(T, piece1, i), F(T, piece2, i), F(T, first_frame, l);
+  return t;
+}
+
+hid_t ConstraintStateType() {
+  using T = ConstraintStateRow;
+  const hid_t t = H5Tcreate(H5T_COMPOUND, sizeof(T));
+  const hid_t d = H5T_NATIVE_DOUBLE;
+  F(T, def, H5T_NATIVE_INT64), F(T, age, H5T_NATIVE_INT32);
   A(T, point, d, 3), A(T, point2, d, 3), A(T, base, d, 9), A(T, R, d, 3), A(T, U, d, 3);
-  F(T, gap, d), F(T, area, d), F(T, merit, d), F(T, surf1, i), F(T, surf2, i);
-  F(T, piece1, i), F(T, piece2, i), A(T, X1, d, 3), A(T, X2, d, 3), F(T, cohesive, i);
+  F(T, gap, d), F(T, area, d), F(T, merit, d), A(T, X1, d, 3), A(T, X2, d, 3);
   return t;
 }
 
@@ -110,11 +120,81 @@ hid_t MeshFaceType() {
 }  // namespace
 
 const RecordTypes& Types() {
-  static const RecordTypes types = {FrameType(),  BodyStateType(), ConstraintType(),
-                                    BodyDefType(), ConvexType(),    FaceType(),
-                                    SphereType(),  MeshType(),      MeshElementType(),
-                                    MeshFaceType()};
+  static const RecordTypes types = {
+      FrameType(), BodyStateType(), ConstraintDefType(), ConstraintStateType(), BodyDefType(),
+      ConvexType(), FaceType(),     SphereType(),        MeshType(),            MeshElementType(),
+      MeshFaceType()};
   return types;
+}
+
+namespace {
+
+template <size_t N>
+void CopyN(const double (&from)[N], double (&to)[N]) {
+  std::copy(from, from + N, to);
+}
+
+}  // namespace
+
+ConstraintDefRow ConstraintDefOf(const ConstraintRow& r) {
+  ConstraintDefRow d;
+  d.id = r.id;
+  d.kind = r.kind;
+  d.cohesive = r.cohesive;
+  d.body1 = r.body1;
+  d.body2 = r.body2;
+  d.surf1 = r.surf1;
+  d.surf2 = r.surf2;
+  d.piece1 = r.piece1;
+  d.piece2 = r.piece2;
+  return d;
+}
+
+ConstraintStateRow ConstraintStateOf(const ConstraintRow& r) {
+  ConstraintStateRow s;
+  s.age = r.age;
+  CopyN(r.point, s.point);
+  CopyN(r.point2, s.point2);
+  CopyN(r.base, s.base);
+  CopyN(r.R, s.R);
+  CopyN(r.U, s.U);
+  s.gap = r.gap;
+  s.area = r.area;
+  s.merit = r.merit;
+  CopyN(r.X1, s.X1);
+  CopyN(r.X2, s.X2);
+  return s;
+}
+
+ConstraintRow JoinConstraint(const ConstraintDefRow& d, const ConstraintStateRow& s) {
+  ConstraintRow r;
+  r.id = d.id;
+  r.kind = d.kind;
+  r.age = s.age;
+  r.body1 = d.body1;
+  r.body2 = d.body2;
+  CopyN(s.point, r.point);
+  CopyN(s.point2, r.point2);
+  CopyN(s.base, r.base);
+  CopyN(s.R, r.R);
+  CopyN(s.U, r.U);
+  r.gap = s.gap;
+  r.area = s.area;
+  r.merit = s.merit;
+  r.surf1 = d.surf1;
+  r.surf2 = d.surf2;
+  r.piece1 = d.piece1;
+  r.piece2 = d.piece2;
+  CopyN(s.X1, r.X1);
+  CopyN(s.X2, r.X2);
+  r.cohesive = d.cohesive;
+  return r;
+}
+
+bool SameDefinition(const ConstraintDefRow& a, const ConstraintDefRow& b) {
+  return a.id == b.id && a.kind == b.kind && a.cohesive == b.cohesive && a.body1 == b.body1 &&
+         a.body2 == b.body2 && a.surf1 == b.surf1 && a.surf2 == b.surf2 &&
+         a.piece1 == b.piece1 && a.piece2 == b.piece2;
 }
 
 }  // namespace solfec::io

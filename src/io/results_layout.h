@@ -8,7 +8,7 @@
 
 namespace solfec::io {
 
-constexpr int kFormatVersion = 1;
+constexpr int kFormatVersion = 2;  // 2: constraints split into definitions and states
 constexpr const char* kFormatName = "solfec-results";
 
 // /frames/table: one row per frame.
@@ -34,10 +34,11 @@ struct BodyStateRow {
   double energy[5] = {0, 0, 0, 0, 0};
 };
 
-// /frames/constraints: one row per constraint, in the domain's list order.
+// A constraint of a frame as restore and readers see it (the join of its definition and
+// state rows below; python/solfec/results.py assembles the same 296-byte record).
 struct ConstraintRow {
   int64_t id = 0;
-  int32_t kind = 0;                   // 0 CONTACT 1 FIXPNT 2 FIXDIR 3 VELODIR 4 RIGLNK
+  int32_t kind = 0;                   // 0 CONTACT 1 FIXPNT 2 FIXDIR 3 VELODIR 4 RIGLNK 5 SPRING
   int32_t age = 0;
   int64_t body1 = -1, body2 = -1;
   double point[3] = {0, 0, 0}, point2[3] = {0, 0, 0};
@@ -48,6 +49,37 @@ struct ConstraintRow {
   double X1[3] = {0, 0, 0}, X2[3] = {0, 0, 0};
   int32_t cohesive = 0, pad = 0;
 };
+
+// /constraints/table: the fields of a constraint that stay fixed over (most of) its life,
+// one row per constraint, appended in the frame where it first appears; a new row (same id)
+// is appended when one of them changes (node-to-face piece or surfaces, broken cohesion).
+struct ConstraintDefRow {
+  int64_t id = 0;
+  int32_t kind = 0, cohesive = 0;
+  int64_t body1 = -1, body2 = -1;
+  int32_t surf1 = 0, surf2 = 0, piece1 = -1, piece2 = -1;
+  int64_t first_frame = 0;
+};
+
+// /frames/constraints: one row per constraint per frame, in the domain's list order;
+// `def` is the row of /constraints/table holding the constraint's fixed fields.
+struct ConstraintStateRow {
+  int64_t def = 0;
+  int32_t age = 0, pad = 0;
+  double point[3] = {0, 0, 0}, point2[3] = {0, 0, 0};
+  double base[9] = {1, 0, 0, 0, 1, 0, 0, 0, 1};
+  double R[3] = {0, 0, 0}, U[3] = {0, 0, 0};
+  double gap = 0, area = 0, merit = 0;
+  double X1[3] = {0, 0, 0}, X2[3] = {0, 0, 0};
+};
+
+// Splits a row into its definition (first_frame left 0) and state (def left 0), and joins
+// them back: JoinConstraint(ConstraintDefOf(r), ConstraintStateOf(r)) equals r field by
+// field.
+ConstraintDefRow ConstraintDefOf(const ConstraintRow& r);
+ConstraintStateRow ConstraintStateOf(const ConstraintRow& r);
+ConstraintRow JoinConstraint(const ConstraintDefRow& d, const ConstraintStateRow& s);
+bool SameDefinition(const ConstraintDefRow& a, const ConstraintDefRow& b);  // all but first_frame
 
 // /bodies/table: one row per body definition, appended when a body first appears.
 struct BodyDefRow {
@@ -101,7 +133,7 @@ struct MeshFaceRow {
 
 // HDF5 compound types of the records (created once, never freed).
 struct RecordTypes {
-  hid_t frame, body_state, constraint, body_def, convex, face, sphere, mesh, mesh_element,
+  hid_t frame, body_state, constraint_def, constraint_state, body_def, convex, face, sphere, mesh, mesh_element,
       mesh_face;
 };
 const RecordTypes& Types();

@@ -22,14 +22,26 @@ namespace solfec::io {
 
 namespace {
 
-// Chunk sizes: an uncompressed chunk takes its full size on disk once touched, so the
-// per-frame bulk (body states, constraints, q, u) gets large chunks and the small tables
-// (one row per frame or per body definition, shapes) small ones: a file of a few bodies and
-// frames then stays small (a reduced-order body's file is dominated by its mesh).
-constexpr hsize_t kRowsChunk = 256;     // per-frame bulk rows (bodies, constraints)
-constexpr hsize_t kValuesChunk = 8192;  // flat q, u
-constexpr hsize_t kSmallChunk = 32;     // frame table, body definitions, convexes, spheres
-constexpr hsize_t kShapeChunk = 1024;   // labels, face indices, faces, bases values
+// Chunk sizes. An uncompressed chunk takes its full size on disk once touched, so the chunks
+// of the per-frame state (bodies, q, u) are sized from the first frame: about 16 frames per
+// chunk, at most the former fixed sizes, so a small model's file stays small. Deflated tables
+// start every appended block at a chunk boundary (H5Table::AlignedStart): a compressed chunk
+// is then written once, and its unused rows (zeros) cost next to nothing on disk; their chunks
+// hold about one frame (state with compression 'ON') or many (shapes, written once).
+constexpr hsize_t kValuesChunkMax = 8192;  // flat q, u
+constexpr hsize_t kRowsChunkMax = 1024;    // body state rows
+constexpr hsize_t kSmallChunk = 32;        // frame table
+constexpr hsize_t kConChunk = 128;         // constraint states (128 x 256 B: deflate's window)
+constexpr hsize_t kConDefChunk = 64;       // constraint definitions
+constexpr hsize_t kShapeChunk = 1024;      // labels, face indices, faces, bases values
+constexpr int kStaticLevel = 6;            // deflate level of tables written once
+
+// Smallest power of two >= n, clamped to [lo, hi].
+hsize_t Pow2Chunk(size_t n, hsize_t lo, hsize_t hi) {
+  hsize_t c = 1;
+  while (c < n && c < hi) c <<= 1;
+  return std::clamp(c, lo, hi);
+}
 
 hid_t FileAccess() {
   const hid_t fapl = H5Pcreate(H5P_FILE_ACCESS);
@@ -110,29 +122,51 @@ ResultsWriter::~ResultsWriter() {
   }
 }
 
-void ResultsWriter::CreateLayout() {
+void ResultsWriter::CreateLayout(const domain::Domain& d) {
   const RecordTypes& t = Types();
   const bool z = compression_;
+  size_t nb = 0, nq = 0, nu = 0;  // sizes of the first frame
+  for (const auto& b : d.bodies()) {
+    ++nb;
+    nq += static_cast<size_t>(b->q().size());
+    nu += static_cast<size_t>(b->u().size());
+  }
+  const auto state_chunk = [z](size_t n, hsize_t lo, hsize_t hi) {
+    return z ? Pow2Chunk(n, lo, hi) : Pow2Chunk(16 * n, 16 * lo, hi);
+  };
   const hid_t frames = H5CheckId(H5Gcreate2(file_, "frames", H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT),
                                  "create group 'frames'");
   const hid_t bodies = H5Gcreate2(file_, "bodies", H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT);
   const hid_t shapes = H5Gcreate2(file_, "shapes", H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT);
+  const hid_t cons = H5Gcreate2(file_, "constraints", H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT);
   frame_.Create(frames, "table", t.frame, 0, kSmallChunk, false);
-  body_state_.Create(frames, "bodies", t.body_state, 0, 4 * kRowsChunk, z);
-  q_.Create(frames, "q", H5T_NATIVE_DOUBLE, 0, kValuesChunk, z);
-  u_.Create(frames, "u", H5T_NATIVE_DOUBLE, 0, kValuesChunk, z);
-  constraint_.Create(frames, "constraints", t.constraint, 0, kRowsChunk, z);
-  def_.Create(bodies, "table", t.body_def, 0, kSmallChunk, z);
-  labels_.Create(bodies, "labels", H5T_NATIVE_UINT8, 0, kShapeChunk, z);
-  convex_.Create(shapes, "convexes", t.convex, 0, kSmallChunk, z);
-  vertices_.Create(shapes, "vertices", H5T_NATIVE_DOUBLE, 3, 4 * kRowsChunk, z);
-  face_.Create(shapes, "faces", t.face, 0, kShapeChunk, z);
-  face_vertices_.Create(shapes, "face_vertices", H5T_NATIVE_INT32, 0, kShapeChunk, z);
-  sphere_.Create(shapes, "spheres", t.sphere, 0, kSmallChunk, z);
-  mesh_.Create(shapes, "meshes", t.mesh, 0, 16, z);
-  mesh_element_.Create(shapes, "mesh_elements", t.mesh_element, 0, kRowsChunk, z);
-  mesh_face_.Create(shapes, "mesh_faces", t.mesh_face, 0, kRowsChunk, z);
-  bases_.Create(shapes, "bases", H5T_NATIVE_DOUBLE, 0, kShapeChunk, z);
+  body_state_.Create(frames, "bodies", t.body_state, 0, state_chunk(nb, 2, kRowsChunkMax), z);
+  q_.Create(frames, "q", H5T_NATIVE_DOUBLE, 0, state_chunk(nq, 64, kValuesChunkMax), z);
+  u_.Create(frames, "u", H5T_NATIVE_DOUBLE, 0, state_chunk(nu, 64, kValuesChunkMax), z);
+  // constraints and the tables written once are deflated whenever libhdf5 can; rows between
+  // frames' blocks of constraint tables read as def = -1 and id = -1 (unused)
+  ConstraintStateRow no_state;
+  no_state.def = -1;
+  ConstraintDefRow no_def;
+  no_def.id = -1;
+  constraint_.Create(frames, "constraints", t.constraint_state, 0, kConChunk, true, kStaticLevel,
+                     &no_state);
+  constraint_def_.Create(cons, "table", t.constraint_def, 0, kConDefChunk, true, kStaticLevel,
+                         &no_def);
+  // rows [0, def_count) of /bodies/table are read as a block: contiguous, hence plain
+  def_.Create(bodies, "table", t.body_def, 0, Pow2Chunk(nb, 8, kRowsChunkMax), false);
+  labels_.Create(bodies, "labels", H5T_NATIVE_UINT8, 0, kShapeChunk, true, kStaticLevel);
+  convex_.Create(shapes, "convexes", t.convex, 0, 256, true, kStaticLevel);
+  vertices_.Create(shapes, "vertices", H5T_NATIVE_DOUBLE, 3, 2048, true, kStaticLevel);
+  face_.Create(shapes, "faces", t.face, 0, kShapeChunk, true, kStaticLevel);
+  face_vertices_.Create(shapes, "face_vertices", H5T_NATIVE_INT32, 0, 4096, true, kStaticLevel);
+  sphere_.Create(shapes, "spheres", t.sphere, 0, 256, true, kStaticLevel);
+  mesh_.Create(shapes, "meshes", t.mesh, 0, 16, true, kStaticLevel);
+  mesh_element_.Create(shapes, "mesh_elements", t.mesh_element, 0, 1024, true, kStaticLevel);
+  mesh_face_.Create(shapes, "mesh_faces", t.mesh_face, 0, 1024, true, kStaticLevel);
+  // a stream of records parsed in sequence, so contiguous: a later batch of reduced bodies
+  // rewrites the partial last chunk (its old copy, at most one chunk, stays as dead space)
+  bases_.Create(shapes, "bases", H5T_NATIVE_DOUBLE, 0, kShapeChunk, true, kStaticLevel);
   hsize_t one = 1;
   const hid_t space = H5Screate_simple(1, &one, nullptr);
   count_ = H5CheckId(H5Dcreate2(frames, "count", H5T_NATIVE_INT64, space, H5P_DEFAULT,
@@ -145,6 +179,7 @@ void ResultsWriter::CreateLayout() {
   H5Gclose(frames);
   H5Gclose(bodies);
   H5Gclose(shapes);
+  H5Gclose(cons);
   layout_ = true;
   StartSwmr();
 }
@@ -168,6 +203,7 @@ void ResultsWriter::OpenLayout() {
     throw InputError("OUTPUT: cannot open the results file '" + path_ +
                      "' for appending; check that it exists, is a solfec results file and is "
                      "writable");
+  CheckVersion();
   const RecordTypes& t = Types();
   const hid_t frames = H5Gopen2(file_, "frames", H5P_DEFAULT);
   if (frames < 0) {  // created but no frame written yet
@@ -176,11 +212,14 @@ void ResultsWriter::OpenLayout() {
   }
   const hid_t bodies = H5Gopen2(file_, "bodies", H5P_DEFAULT);
   const hid_t shapes = H5Gopen2(file_, "shapes", H5P_DEFAULT);
+  const hid_t cons = H5CheckId(H5Gopen2(file_, "constraints", H5P_DEFAULT),
+                               "open group 'constraints' of '" + path_ + "'");
   frame_.Open(frames, "table", t.frame);
   body_state_.Open(frames, "bodies", t.body_state);
   q_.Open(frames, "q", H5T_NATIVE_DOUBLE);
   u_.Open(frames, "u", H5T_NATIVE_DOUBLE);
-  constraint_.Open(frames, "constraints", t.constraint);
+  constraint_.Open(frames, "constraints", t.constraint_state);
+  constraint_def_.Open(cons, "table", t.constraint_def);
   def_.Open(bodies, "table", t.body_def);
   labels_.Open(bodies, "labels", H5T_NATIVE_UINT8);
   convex_.Open(shapes, "convexes", t.convex);
@@ -191,28 +230,28 @@ void ResultsWriter::OpenLayout() {
   mesh_.Open(shapes, "meshes", t.mesh);
   mesh_element_.Open(shapes, "mesh_elements", t.mesh_element);
   mesh_face_.Open(shapes, "mesh_faces", t.mesh_face);
-  if (H5Lexists(shapes, "bases", H5P_DEFAULT) > 0) {  // absent in files of older builds
-    bases_.Open(shapes, "bases", H5T_NATIVE_DOUBLE);
-  } else {
-    bases_.Create(shapes, "bases", H5T_NATIVE_DOUBLE, 0, kShapeChunk, compression_);
-  }
+  bases_.Open(shapes, "bases", H5T_NATIVE_DOUBLE);
   count_ = H5CheckId(H5Dopen2(frames, "count", H5P_DEFAULT), "open 'frames/count'");
   H5Gclose(frames);
   H5Gclose(bodies);
   H5Gclose(shapes);
+  H5Gclose(cons);
   int64_t n = 0;
   H5Check(H5Dread(count_, H5T_NATIVE_INT64, H5S_ALL, H5S_ALL, H5P_DEFAULT, &n), "read 'count'");
   n = std::min<int64_t>(n, static_cast<int64_t>(frame_.rows()));
   frames_ = n;
-  body_rows_ = q_rows_ = u_rows_ = con_rows_ = def_rows_ = 0;
+  // New frames go after the current extents: rows of a frame killed before its count was
+  // written stay unused (and compressed chunks are never rewritten).
+  body_rows_ = static_cast<int64_t>(body_state_.rows());
+  q_rows_ = static_cast<int64_t>(q_.rows());
+  u_rows_ = static_cast<int64_t>(u_.rows());
+  con_rows_ = static_cast<int64_t>(constraint_.rows());
+  con_def_rows_ = static_cast<int64_t>(constraint_def_.rows());
+  def_rows_ = 0;
   defined_.clear();
   if (n > 0) {
     FrameRow last;
     frame_.Read(n - 1, &last, 1);
-    body_rows_ = last.body_start + last.body_count;
-    q_rows_ = last.q_start + last.q_count;
-    u_rows_ = last.u_start + last.u_count;
-    con_rows_ = last.con_start + last.con_count;
     def_rows_ = last.def_count;
     last_time_ = last.time;
     std::vector<BodyDefRow> defs(def_rows_);
@@ -223,11 +262,29 @@ void ResultsWriter::OpenLayout() {
   StartSwmr();
 }
 
+void ResultsWriter::CheckVersion() {
+  int version = 0;
+  if (H5Aexists(file_, "version") > 0) {
+    const hid_t attr = H5Aopen(file_, "version", H5P_DEFAULT);
+    if (attr >= 0) {
+      if (H5Aread(attr, H5T_NATIVE_INT, &version) < 0) version = 0;
+      H5Aclose(attr);
+    }
+  }
+  if (version == kFormatVersion) return;
+  H5Fclose(file_);
+  file_ = -1;
+  throw InputError("OUTPUT: the results file '" + path_ + "' has format version " +
+                   std::to_string(version) + " but this solfec writes version " +
+                   std::to_string(kFormatVersion) + " (docs/output.md); it cannot be continued: "
+                   "run the deck with -w to recompute it");
+}
+
 void ResultsWriter::Close() {
   if (file_ < 0) return;
-  for (H5Table* t : {&frame_, &body_state_, &q_, &u_, &constraint_, &def_, &labels_, &convex_,
-                     &vertices_, &face_, &face_vertices_, &sphere_, &mesh_, &mesh_element_,
-                     &mesh_face_, &bases_})
+  for (H5Table* t : {&frame_, &body_state_, &q_, &u_, &constraint_, &constraint_def_, &def_,
+                     &labels_, &convex_, &vertices_, &face_, &face_vertices_, &sphere_, &mesh_,
+                     &mesh_element_, &mesh_face_, &bases_})
     t->Close();
   if (count_ >= 0) H5Dclose(count_);
   count_ = -1;
@@ -375,35 +432,11 @@ void ResultsWriter::WriteDefinitions() {
   S = Staged();  // releases the staging memory
 }
 
-void ResultsWriter::WriteFrame(const domain::Domain& d, int newbods, int delbods) {
-  Timer timer;
-  timer.Start();
-  if (file_ < 0) OpenLayout();
-  if (!layout_) CreateLayout();
-  bool staged = false;
-  for (const auto& b : d.bodies()) {
-    if (defined_.count(b->id())) continue;
-    if (!staged) {  // appended after the current extents (rows of a killed frame stay unused)
-      st_.label0 = static_cast<int64_t>(labels_.rows());
-      st_.convex0 = static_cast<int64_t>(convex_.rows());
-      st_.vertex0 = static_cast<int64_t>(vertices_.rows());
-      st_.face0 = static_cast<int64_t>(face_.rows());
-      st_.fv0 = static_cast<int64_t>(face_vertices_.rows());
-      st_.sphere0 = static_cast<int64_t>(sphere_.rows());
-      st_.mesh0 = static_cast<int64_t>(mesh_.rows());
-      st_.element0 = static_cast<int64_t>(mesh_element_.rows());
-      st_.mface0 = static_cast<int64_t>(mesh_face_.rows());
-      st_.base0 = static_cast<int64_t>(bases_.rows());
-      staged = true;
-    }
-    StageDefinition(*b);
-  }
-  if (staged) WriteDefinitions();
+int64_t ResultsWriter::AlignedRow(const H5Table& t, int64_t cursor, size_t rows) {
+  return rows == 0 ? cursor : static_cast<int64_t>(t.AlignedStart(static_cast<hsize_t>(cursor)));
+}
 
-  FrameRow f;
-  f.time = d.time();
-  f.step = d.step();
-  f.step_count = d.step_count();
+void ResultsWriter::StageBodyStates(const domain::Domain& d, FrameRow& f) {
   states_.clear();
   qbuf_.clear();
   ubuf_.clear();
@@ -422,38 +455,99 @@ void ResultsWriter::WriteFrame(const domain::Domain& d, int newbods, int delbods
     qbuf_.insert(qbuf_.end(), b->q().data(), b->q().data() + b->q().size());
     ubuf_.insert(ubuf_.end(), b->u().data(), b->u().data() + b->u().size());
   }
+}
+
+ConstraintRow ResultsWriter::RowOf(const contact::Constraint& c) {
+  ConstraintRow r;
+  r.id = c.id;
+  r.kind = static_cast<int32_t>(c.kind);
+  r.age = c.age;
+  r.body1 = c.body1 ? c.body1->id() : -1;
+  r.body2 = c.body2 ? c.body2->id() : -1;
+  Copy3(c.point, r.point);
+  Copy3(c.point2, r.point2);
+  for (int j = 0; j < 9; ++j) r.base[j] = c.base(j % 3, j / 3);
+  Copy3(c.R, r.R);
+  Copy3(c.U, r.U);
+  r.gap = c.gap;
+  r.area = c.area;
+  r.merit = c.merit;
+  r.surf1 = c.surf1;
+  r.surf2 = c.surf2;
+  r.piece1 = c.piece1;
+  r.piece2 = c.piece2;
+  Copy3(c.X1, r.X1);
+  Copy3(c.X2, r.X2);
+  r.cohesive = c.cohesive ? 1 : 0;
+  return r;
+}
+
+// A constraint's definition row is reused while its fixed fields stay the same (live_ holds
+// those of the previous frame's constraints); new and changed ones get a row in new_defs_.
+void ResultsWriter::StageConstraints(const domain::Domain& d) {
   cons_.clear();
+  new_defs_.clear();
+  next_live_.clear();
+  new_def0_ = static_cast<int64_t>(constraint_def_.AlignedStart(con_def_rows_));
   for (const contact::Constraint& c : d.constraints()) {
-    ConstraintRow r;
-    r.id = c.id;
-    r.kind = static_cast<int32_t>(c.kind);
-    r.age = c.age;
-    r.body1 = c.body1 ? c.body1->id() : -1;
-    r.body2 = c.body2 ? c.body2->id() : -1;
-    Copy3(c.point, r.point);
-    Copy3(c.point2, r.point2);
-    for (int j = 0; j < 9; ++j) r.base[j] = c.base(j % 3, j / 3);
-    Copy3(c.R, r.R);
-    Copy3(c.U, r.U);
-    r.gap = c.gap;
-    r.area = c.area;
-    r.merit = c.merit;
-    r.surf1 = c.surf1;
-    r.surf2 = c.surf2;
-    r.piece1 = c.piece1;
-    r.piece2 = c.piece2;
-    Copy3(c.X1, r.X1);
-    Copy3(c.X2, r.X2);
-    r.cohesive = c.cohesive ? 1 : 0;
-    cons_.push_back(r);
+    const ConstraintRow r = RowOf(c);
+    ConstraintDefRow def = ConstraintDefOf(r);
+    ConstraintStateRow st = ConstraintStateOf(r);
+    const auto it = live_.find(r.id);
+    if (it != live_.end() && SameDefinition(it->second.second, def)) {
+      st.def = it->second.first;
+      def = it->second.second;
+    } else {
+      def.first_frame = frames_;
+      st.def = new_def0_ + static_cast<int64_t>(new_defs_.size());
+      new_defs_.push_back(def);
+    }
+    next_live_[r.id] = {st.def, def};
+    cons_.push_back(st);
   }
-  f.body_start = body_rows_;
+}
+
+void ResultsWriter::WriteFrame(const domain::Domain& d, int newbods, int delbods) {
+  Timer timer;
+  timer.Start();
+  if (file_ < 0) OpenLayout();
+  if (!layout_) CreateLayout(d);
+  bool staged = false;
+  for (const auto& b : d.bodies()) {
+    if (defined_.count(b->id())) continue;
+    if (!staged) {  // appended after the current extents (rows of a killed frame stay unused)
+      const auto start = [](const H5Table& t) {
+        return static_cast<int64_t>(t.AlignedStart(t.rows()));
+      };
+      st_.label0 = start(labels_);
+      st_.convex0 = start(convex_);
+      st_.vertex0 = start(vertices_);
+      st_.face0 = start(face_);
+      st_.fv0 = start(face_vertices_);
+      st_.sphere0 = start(sphere_);
+      st_.mesh0 = start(mesh_);
+      st_.element0 = start(mesh_element_);
+      st_.mface0 = start(mesh_face_);
+      st_.base0 = static_cast<int64_t>(bases_.rows());  // records parsed in sequence
+      staged = true;
+    }
+    StageDefinition(*b);
+  }
+  if (staged) WriteDefinitions();
+
+  FrameRow f;
+  f.time = d.time();
+  f.step = d.step();
+  f.step_count = d.step_count();
+  StageBodyStates(d, f);
+  StageConstraints(d);
+  f.body_start = AlignedRow(body_state_, body_rows_, states_.size());
   f.body_count = static_cast<int64_t>(states_.size());
-  f.q_start = q_rows_;
+  f.q_start = AlignedRow(q_, q_rows_, qbuf_.size());
   f.q_count = static_cast<int64_t>(qbuf_.size());
-  f.u_start = u_rows_;
+  f.u_start = AlignedRow(u_, u_rows_, ubuf_.size());
   f.u_count = static_cast<int64_t>(ubuf_.size());
-  f.con_start = con_rows_;
+  f.con_start = AlignedRow(constraint_, con_rows_, cons_.size());
   f.con_count = static_cast<int64_t>(cons_.size());
   f.def_count = def_rows_;
   f.next_constraint_id = d.next_constraint_id();
@@ -470,6 +564,7 @@ void ResultsWriter::WriteFrame(const domain::Domain& d, int newbods, int delbods
   body_state_.Write(f.body_start, states_.data(), states_.size());
   q_.Write(f.q_start, qbuf_.data(), qbuf_.size());
   u_.Write(f.u_start, ubuf_.data(), ubuf_.size());
+  constraint_def_.Write(new_def0_, new_defs_.data(), new_defs_.size());
   constraint_.Write(f.con_start, cons_.data(), cons_.size());
   frame_.Write(frames_, &f, 1);
   Flush();  // the frame's data is on disk before the count that makes it visible
@@ -477,10 +572,12 @@ void ResultsWriter::WriteFrame(const domain::Domain& d, int newbods, int delbods
   H5Check(H5Dwrite(count_, H5T_NATIVE_INT64, H5S_ALL, H5S_ALL, H5P_DEFAULT, &n), "write 'count'");
   Flush();
   frames_ = n;
-  body_rows_ += f.body_count;
-  q_rows_ += f.q_count;
-  u_rows_ += f.u_count;
-  con_rows_ += f.con_count;
+  body_rows_ = f.body_start + f.body_count;
+  q_rows_ = f.q_start + f.q_count;
+  u_rows_ = f.u_start + f.u_count;
+  con_rows_ = f.con_start + f.con_count;
+  if (!new_defs_.empty()) con_def_rows_ = new_def0_ + static_cast<int64_t>(new_defs_.size());
+  live_.swap(next_live_);
   last_time_ = f.time;
   seconds_ += timer.Stop();
 }

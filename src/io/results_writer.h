@@ -8,9 +8,12 @@
 #include <cstdint>
 #include <map>
 #include <string>
+#include <unordered_map>
 #include <unordered_set>
+#include <utility>
 #include <vector>
 
+#include "contact/constraint.h"
 #include "domain/domain.h"
 #include "io/h5_table.h"
 #include "io/results_layout.h"
@@ -51,11 +54,17 @@ class ResultsWriter {
   const std::string& path() const { return path_; }
 
  private:
-  void CreateLayout();
+  void CreateLayout(const domain::Domain& d);  // chunks sized from d's first frame
   void OpenLayout();
+  void CheckVersion();  // throws InputError unless the file has kFormatVersion
   void StartSwmr();
   void StageDefinition(const body::Body& b);  // into the def_* buffers
   void WriteDefinitions();                     // one write per table
+  void StageBodyStates(const domain::Domain& d, FrameRow& f);  // states_, qbuf_, ubuf_
+  void StageConstraints(const domain::Domain& d);              // cons_, new_defs_
+  static ConstraintRow RowOf(const contact::Constraint& c);
+  // First row of a block of `rows` rows appended at `cursor` (H5Table::AlignedStart).
+  static int64_t AlignedRow(const H5Table& t, int64_t cursor, size_t rows);
   void Flush();
 
   std::string path_;
@@ -64,17 +73,23 @@ class ResultsWriter {
   bool compression_ = false;
   bool bases_in_file_ = true;
   bool layout_ = false;  // datasets exist
-  H5Table frame_, body_state_, q_, u_, constraint_;
+  H5Table frame_, body_state_, q_, u_, constraint_, constraint_def_;
   H5Table def_, labels_, convex_, vertices_, face_, face_vertices_, sphere_, mesh_,
       mesh_element_, mesh_face_;
   H5Table bases_;  // /shapes/bases: reduced bases of BC-RO/BC-MODAL bodies (docs/output.md)
   int64_t frames_ = 0, body_rows_ = 0, q_rows_ = 0, u_rows_ = 0, con_rows_ = 0, def_rows_ = 0;
+  int64_t con_def_rows_ = 0;  // extent of /constraints/table
   double last_time_ = 0.0, seconds_ = 0.0;
   std::unordered_set<Id> defined_;
   // scratch reused between frames (sized by the model, not by the number of frames)
   std::vector<BodyStateRow> states_;
   std::vector<double> qbuf_, ubuf_;
-  std::vector<ConstraintRow> cons_;
+  std::vector<ConstraintStateRow> cons_;
+  std::vector<ConstraintDefRow> new_defs_;  // written at row new_def0_
+  int64_t new_def0_ = 0;
+  // definition row and fields of the constraints of the last frame written (and of the one
+  // being staged): bounded by the model, not by the number of frames
+  std::unordered_map<Id, std::pair<int64_t, ConstraintDefRow>> live_, next_live_;
   struct Staged {
     std::vector<BodyDefRow> defs;
     std::vector<uint8_t> labels;

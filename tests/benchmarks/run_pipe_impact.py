@@ -108,7 +108,7 @@ def run_form(S, form, mesh_dims, outdir, base=None, snapshots=False):
     size = sum(os.path.getsize(f) for f in glob.glob(os.path.join(outdir, "**", "*.h5"),
                                                        recursive=True))
     state = dataset_bytes(outdir, ["frames/q", "frames/u"])
-    contacts = dataset_bytes(outdir, ["frames/constraints"])
+    contacts = dataset_bytes(outdir, ["frames/constraints", "constraints/table"])
     pod = None
     if snapshots:
         D = S.COROTATED_DISPLACEMENTS(sol, b)
@@ -199,7 +199,7 @@ def main():
               f"{r['constraint_bytes'] / 1e6:9.3f} {dk:11.3e} {di:11.3e}")
     print(f"output: every step, OUTPUT bases='{OUTPUT_OPTIONS['bases']}', compression="
           f"'{OUTPUT_OPTIONS['compression']}'; q,u = stored bytes of frames/q and frames/u, "
-          f"cons = of frames/constraints")
+          f"cons = of frames/constraints and constraints/table")
     if tl:
         n = len(tl["time"])
         print("energy samples (t, KE_TL, KE_BC, IE_TL, IE_BC):")

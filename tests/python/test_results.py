@@ -141,13 +141,19 @@ def test_h5py_reads_the_file_without_solfec(tmp_path, run_solfec):
     code = f"""
 import h5py, numpy as np
 f = h5py.File({path!r}, 'r')
-assert f.attrs['format'] in (b'solfec-results', 'solfec-results') and f.attrs['version'] == 1
+assert f.attrs['format'] in (b'solfec-results', 'solfec-results') and f.attrs['version'] == 2
 n = int(f['frames/count'][0])
 fr = f['frames/table'][:n]
 defs = f['bodies/table'][:]
 b = fr[-1]
 q = f['frames/q'][b['q_start']:b['q_start'] + b['q_count']]
 ids = f['frames/bodies'][b['body_start']:b['body_start'] + b['body_count']]['id']
+# a frame's constraints: state rows, their fixed fields in /constraints/table rows 'def'
+c = f['frames/constraints'][b['con_start']:b['con_start'] + b['con_count']]
+cdef = f['constraints/table'][:][c['def']]
+assert len(c) > 0 and (cdef['kind'] == 0).all()
+assert ((cdef['body1'] == 0) | (cdef['body2'] == 0)).all()  # all on the floor (body 0)
+assert (abs(c['base'][:, 8]) > 0.99).all()  # so their normals (column 3) are vertical
 print(n, list(defs['kind']), list(ids), len(q), f['frames/q'].compression,
       round(float(fr['time'][-1]), 9))
 """
@@ -296,6 +302,68 @@ def test_unwritable_output_gives_a_clear_error_before_computing(tmp_path, monkey
     with pytest.raises(ValueError, match="RUN: not enough disk space"):
         RUN(sol, GAUSS_SEIDEL_SOLVER(1e-6, 100), 10.0)
     assert sol.time == 0.0
+
+
+def test_file_of_the_previous_format_version_is_refused_naming_its_version(outdir):
+    import h5py
+    model(outdir, duration=0.01)
+    path = results.results_path(outdir)
+    with h5py.File(path, "r+") as f:
+        f.attrs["version"] = 1
+    with pytest.raises(ValueError, match="format version 1; this solfec reads version 2"):
+        results.Results(path)
+    # a deck on such a file stops instead of overwriting it; -w overwrites it
+    with pytest.raises(ValueError, match="has format version 1.*run the deck with -w"):
+        model(outdir, duration=0.01)
+    _state.options["write"] = True
+    try:
+        sol, _, _ = model(outdir, duration=0.01)
+    finally:
+        _state.options["write"] = False
+    assert sol.mode == "WRITE"
+    with results.Results(path) as r:
+        assert r.version == 2 and r.nframes == 6
+
+
+def test_frame_constraints_join_states_and_definitions_of_the_file(outdir):
+    import h5py
+    model(outdir, duration=0.2)
+    with results.Results(outdir) as r:
+        frames = [r.frame(i) for i in range(r.nframes)]
+    with h5py.File(results.results_path(outdir), "r") as f:
+        states, defs = f["frames/constraints"][:], f["constraints/table"][:]
+    rows = sum(len(fr.constraints) for fr in frames)
+    assert rows > 50
+    # fixed fields once per constraint (a definition row per id here: no piece or surface
+    # changes in this model), the changing ones every frame; rows between the deflated
+    # blocks of frames are unused: id -1 (def -1 in the states)
+    used = defs[defs["id"] >= 0]
+    assert len(used) == len(np.unique(used["id"])) < rows
+    assert (states["def"] >= -1).all() and (states["def"] < len(defs)).all()
+    assert np.array_equal(np.unique(states["def"][states["def"] >= 0]),
+                          np.nonzero(defs["id"] >= 0)[0])
+    for fr in frames:
+        c = fr.constraints
+        assert c.dtype == results.CONSTRAINT_DTYPE and c.dtype.itemsize == 296
+        s = states[fr.row["con_start"]:fr.row["con_start"] + fr.row["con_count"]]
+        np.testing.assert_array_equal(c["id"], defs["id"][s["def"]])
+        np.testing.assert_array_equal(c["R"], s["R"])
+        np.testing.assert_array_equal(c["X2"], s["X2"])
+
+
+def test_small_model_file_is_not_bloated_by_chunks(outdir):
+    # 101 frames of 3 rigid bodies and up to 5 contacts: the file holds little more than the
+    # raw bytes of its frames (chunks sized from the first frame, deflated constraint chunks
+    # written once); fixed 64 kB chunks of q and u alone would exceed the bound
+    model(outdir, duration=0.2)
+    path = results.results_path(outdir)
+    with results.Results(path) as r:
+        fr = r.frames
+        payload = int(fr.size * fr.dtype.itemsize + 48 * fr["body_count"].sum() +
+                      8 * (fr["q_count"].sum() + fr["u_count"].sum()) +
+                      256 * fr["con_count"].sum())
+    assert r.nframes == 101 and payload > 100_000
+    assert os.path.getsize(path) <= payload + 32 * 1024  # HDF5 metadata and shapes
 
 
 def test_stress_is_not_defined_for_rigid_bodies(outdir):
