@@ -2,6 +2,7 @@
 // python/solfec/viewer/server.py) with three.js; see docs/viewer.md.
 import * as THREE from 'three';
 import { OrbitControls } from 'three/addons/controls/OrbitControls.js';
+import { Faces, facePlanes } from './faces.js';
 
 const $ = (id) => document.getElementById(id);
 const view = $('view');
@@ -34,7 +35,7 @@ scene.add(world, overlay);
 const state = {
   models: [], model: null, mi: 0, frame: null, index: 0, nframes: 0, bodies: new Map(),
   playing: false, loading: false, picked: null, radius: 1, ready: false, frames: 0,
-  field: 'displacement', running: false,
+  field: 'displacement', running: false, batches: [],
 };
 
 // --- data decoding: {f32: base64} and {u32: base64} arrays of the server, decoded once (kept
@@ -74,9 +75,10 @@ function bodyColour(b) {
 // of a box of cubes) form one InstancedMesh on a GPU: one 4x4 matrix per body per frame, the GPU
 // places the vertices and rotates the fixed per-face normals (no per-vertex JS work). Software
 // WebGL draws instances ~2.5x slower than the same triangles merged (measured, docs/viewer.md),
-// so there (and for bodies of unique shape) the convex surfaces form one merged mesh whose
-// vertices and normals the page places every frame; the OBSTACLEs form another, spheres one
-// InstancedMesh, and each FINITE_ELEMENT body its own mesh (nodes from the frame).
+// so there (and for bodies of unique shape) the convex surfaces form one merged mesh of the faces
+// seen from the camera (Faces, faces.js); the OBSTACLEs form another (Batch, translucent, all
+// faces), spheres one InstancedMesh (coarser on software GL), and each FINITE_ELEMENT body its
+// own mesh (nodes from the frame).
 const instancing = new URLSearchParams(location.search).get('instancing') ?? (software.on ? '0' : '1');
 function clearWorld() {
   for (const g of [world, overlay]) {
@@ -121,9 +123,10 @@ void main() {
 // Closed convex surfaces (outward triangles) are drawn front faces only: the hidden back half
 // of the triangles is culled before rasterisation (-35 % time in software GL); translucent
 // OBSTACLEs, seen from inside too, both sides.
+const LIGHT = new THREE.Vector3(1, -2, 3).normalize();
 function litMaterial(opacity = 1, vertexColors = false) {
   return new THREE.ShaderMaterial({
-    uniforms: { light: { value: new THREE.Vector3(1, -2, 3).normalize() }, opacity: { value: opacity } },
+    uniforms: { light: { value: LIGHT }, opacity: { value: opacity } },
     vertexShader: LIT_VERTEX, fragmentShader: LIT_FRAGMENT, vertexColors,
     side: opacity < 1 ? THREE.DoubleSide : THREE.FrontSide,
     transparent: opacity < 1, depthWrite: opacity >= 1,
@@ -250,7 +253,11 @@ class Batch {
 class Spheres {
   constructor(items) {  // items: [entry, [cx, cy, cz, r]] with centres local to the mass centre
     this.items = items;
-    this.mesh = new THREE.InstancedMesh(new THREE.SphereGeometry(1, 20, 14), litMaterial(), items.length);
+    // 520 triangles a sphere; 126 on software GL beyond 50k triangles in all (~100 spheres):
+    // triangle setup is its cost there
+    const coarse = software.on && 520 * items.length > 5e4;
+    const geo = coarse ? new THREE.SphereGeometry(1, 9, 8) : new THREE.SphereGeometry(1, 20, 14);
+    this.mesh = new THREE.InstancedMesh(geo, litMaterial(), items.length);
     items.forEach(([e], i) => this.mesh.setColorAt(i, bodyColour(e.body)));
     this.mesh.frustumCulled = false;
     this.mesh.userData.spheres = this;
@@ -274,7 +281,7 @@ class Spheres {
 function makeBodies(bodies) {
   const solid = [], obstacle = [], spheres = [], shapes = new Map();
   for (const b of bodies) {
-    const e = { body: b, q: new Float32Array([1, 0, 0, 0, 1, 0, 0, 0, 1, 0, 0, 0]), visible: false, velocity: [0, 0, 0] };
+    const e = { body: b, q: new Float32Array([1, 0, 0, 0, 1, 0, 0, 0, 1, 0, 0, 0]), visible: false, velocity: new Float32Array(3) };
     state.bodies.set(b.id, e);
     if (b.fe) {
       const geo = new THREE.BufferGeometry();
@@ -298,9 +305,19 @@ function makeBodies(bodies) {
     for (const s of b.spheres) spheres.push([e, s]);
   }
   const instanced = [];
-  for (const { solid: l } of shapes.values()) if (l.length) (instancing === '1' && l.length > 1 ? instanced : solid).push(l);
-  state.batches = [solid.flat(), obstacle].filter((l) => l.length).map((l) => new Batch(l, l === obstacle))
-    .concat(instanced.map((l) => new Instanced(l)));
+  for (const s of shapes.values()) {
+    if (!s.solid.length) continue;
+    if (instancing === '1' && s.solid.length > 1) instanced.push(s.solid);
+    else {
+      s.faces ??= facePlanes(s.flat);
+      for (const e of s.solid) e.faces = s.faces;
+      solid.push(s.solid);
+    }
+  }
+  const merged = solid.flat();
+  state.batches = (merged.length ? [new Faces(merged, bodyColour, LIGHT)] : [])
+    .concat(obstacle.length ? [new Batch(obstacle, true)] : [], instanced.map((l) => new Instanced(l)));
+  for (const b of state.batches) if (b instanceof Faces) world.add(b.mesh);
   state.spheres = spheres.length ? new Spheres(spheres) : null;
 }
 
@@ -309,14 +326,16 @@ function showFrame(fr) {
   state.frame = fr;
   state.index = fr.index;
   const q = decode(fr.placement), vel = decode(fr.velocity);
+  if (fr.shown?.model !== state.model) {  // once per frame and model: the entries of its bodies
+    fr.shown = { model: state.model, list: fr.ids.map((id) => state.bodies.get(id)) };
+  }
   for (const e of state.bodies.values()) e.visible = false;
   let lo = Infinity, hi = -Infinity;
-  fr.ids.forEach((id, k) => {
-    const e = state.bodies.get(id);
+  fr.shown.list.forEach((e, k) => {  // copied to each body's own arrays: nothing allocated
     if (!e) return;
     e.visible = true;
-    e.q = q.subarray(12 * k, 12 * k + 12);
-    e.velocity = vel.subarray(3 * k, 3 * k + 3);
+    for (let i = 0; i < 12; i++) e.q[i] = q[12 * k + i];
+    for (let i = 0; i < 3; i++) e.velocity[i] = vel[3 * k + i];
   });
   for (const fe of Object.values(fr.fe)) { lo = Math.min(lo, fe.min); hi = Math.max(hi, fe.max); }
   for (const b of state.batches) b.update();
@@ -483,8 +502,10 @@ function pickAt(clientX, clientY) {
     return u.batch ? u.batch.triEntry[h.faceIndex] : u.instanced ? u.instanced.entries[h.instanceId]
       : u.spheres ? u.spheres.items[h.instanceId][0] : u.entry;
   };
-  const hits = ray.intersectObjects(world.children.filter((g) => g.visible), false).map(entry)
-    .filter((e) => e && e.visible);
+  let hits = ray.intersectObjects(world.children.filter((g) => g.visible), false).map((h) => [entry(h), h.distance]);
+  for (const b of state.batches) if (b.pick) hits.push(...b.pick(ray.ray));  // merged bodies
+  hits.sort((a, b) => a[1] - b[1]);
+  hits = hits.map(([e]) => e).filter((e) => e && e.visible);
   const hit = hits.find((e) => e.body.kind !== 'OBSTACLE') || hits[0];  // see through obstacles
   return hit ? hit.body : null;
 }
@@ -588,8 +609,14 @@ async function poll() {
   else if (m && m.nframes !== state.nframes) openModel(state.mi, true);
 }
 
-function screenshot() {
+// one drawing of the scene (merged bodies: their faces to draw from this camera first)
+function render() {
+  for (const b of state.batches) if (b.prepare) b.prepare(camera);
   renderer.render(scene, camera);
+}
+
+function screenshot() {
+  render();
   return renderer.domElement.toDataURL('image/png');
 }
 
@@ -617,7 +644,7 @@ function animate(t) {
   controls.update();
   if (!dirty && !state.continuous) return;
   dirty = false;
-  renderer.render(scene, camera);
+  render();
   renders++;
 }
 
@@ -661,7 +688,7 @@ window.solfecViewer = {
   },
   renderMs: (n) => {  // mean wall time of one render call (the GPU work finished by readPixels)
     const px = new Uint8Array(4), gl = renderer.getContext(), t = performance.now();
-    for (let i = 0; i < n; i++) { renderer.render(scene, camera); gl.readPixels(0, 0, 1, 1, gl.RGBA, gl.UNSIGNED_BYTE, px); }
+    for (let i = 0; i < n; i++) { render(); gl.readPixels(0, 0, 1, 1, gl.RGBA, gl.UNSIGNED_BYTE, px); }
     return (performance.now() - t) / n;
   },
   measureFps: (ms) => new Promise((ok) => {  // redraws per second of the render loop, forced
@@ -669,6 +696,24 @@ window.solfecViewer = {
     const r0 = renders, t0 = performance.now();
     setTimeout(() => { state.continuous = false; ok((renders - r0) * 1000 / (performance.now() - t0)); }, ms);
   }),
+  // The render loop while playing: every animation frame shows the next frame (all fetched and
+  // decoded first, as a second pass of the play button) and draws it; {fps, frames, ms}
+  measurePlayFps: async (ms) => {
+    const frames = [];
+    for (let i = 0; i < Math.min(state.nframes, 32); i++) frames.push(await fetchFrame(i));
+    for (const fr of frames) showFrame(fr);  // decoded once, cached
+    return new Promise((ok) => {
+      const r0 = renders, t0 = performance.now();
+      let k = 0;
+      const next = () => {
+        const t = performance.now() - t0, drawn = renders - r0;
+        if (t >= ms) { ok({ fps: drawn * 1000 / t, frames: drawn, ms: t }); return; }
+        showFrame(frames[k++ % frames.length]);  // drawn by the render loop in the next animation frame
+        requestAnimationFrame(next);
+      };
+      next();
+    });
+  },
   profile: (n = 3) => {  // where a frame's time goes: page JS, the GPU's drawing, what is drawn
     const i = renderer.info.render, c = renderer.domElement, size = renderer.getSize(new THREE.Vector2());
     const ms = window.solfecViewer.renderMs(n);
@@ -679,12 +724,13 @@ window.solfecViewer = {
     for (let k = 0; k < n; k++) renderer.render(scene, camera);  // CPU side only (not finished)
     const submit = (performance.now() - t) / n;
     t = performance.now();
-    for (let k = 0; k < n; k++) for (const b of state.batches) b.update();
+    for (let k = 0; k < n; k++) for (const b of state.batches) { b.update(); if (b.prepare) b.prepare(camera); }
     const bodies = (performance.now() - t) / n;
+    const faces = state.batches.find((b) => b.prepare);
     return { render_ms: ms, geometry_ms: geometryMs, submit_ms: submit, body_update_ms: bodies, frame_js_ms: state.updateMs,
       fetch_ms: state.fetchMs, triangles: i.triangles, calls: i.calls, width: c.width, height: c.height,
       pixel_ratio: renderer.getPixelRatio(), antialias: renderer.getContextAttributes().antialias,
-      gl_renderer: software.name };
+      gl_renderer: software.name, drawn_bodies: faces ? faces.drawn : null };
   },
 };
 
