@@ -44,6 +44,7 @@ void ContactSurface::Build(const Body& b) {
   nodes_.clear();
   node_surfid_.clear();
   node_faces_.clear();
+  node_first_.clear();
   slot_.clear();
   layout_.clear();
   is_mesh_ = CanBeSlave(b);
@@ -57,6 +58,7 @@ void ContactSurface::BuildMesh(const Body& b) {
   const auto& mesh = AsMeshFe(b)->mesh();
   ref_points_ = mesh.nodes;
   std::map<int, int> slot;  // mesh node -> slave node index
+  std::vector<std::vector<int>> around;  // faces around each slave node
   for (const auto& f : mesh.BoundaryFaces()) {
     SurfaceFace sf;
     sf.size = static_cast<int>(f.nodes.size());
@@ -69,10 +71,15 @@ void ContactSurface::BuildMesh(const Body& b) {
       if (inserted) {
         nodes_.push_back(f.nodes[a]);
         node_surfid_.push_back(sf.surfid);
-        node_faces_.emplace_back();
+        around.emplace_back();
       }
-      node_faces_[it->second].push_back(fi);
+      around[it->second].push_back(fi);
     }
+  }
+  node_first_.push_back(0);
+  for (const std::vector<int>& faces : around) {
+    node_faces_.insert(node_faces_.end(), faces.begin(), faces.end());
+    node_first_.push_back(static_cast<int>(node_faces_.size()));
   }
   slot_.assign(ref_points_.size(), -1);
   for (const auto& [point, k] : slot) slot_[point] = k;
@@ -189,9 +196,9 @@ void ContactSurface::Refresh(const Body& b) {
   for (int k = 0; k < nn; ++k) {
     Vec3 normal = Vec3::Zero();
     double area = 0.0;
-    for (int f : node_faces_[k]) {
-      normal += face_area_[f];
-      area += face_share_[f];
+    for (int i = node_first_[k]; i < node_first_[k + 1]; ++i) {
+      normal += face_area_[node_faces_[i]];
+      area += face_share_[node_faces_[i]];
     }
     const double len = normal.norm();
     node_normal_[k] = len > 0.0 ? Vec3(normal / len) : normal;

@@ -83,7 +83,8 @@ class ContactSurface {
   std::vector<int> nodes_, node_surfid_, slot_;
   std::vector<Vec3> node_normal_;
   std::vector<double> node_area_;
-  std::vector<std::vector<int>> node_faces_;  // faces around each slave node
+  // Faces around slave node k: node_faces_[node_first_[k] .. node_first_[k + 1]).
+  std::vector<int> node_first_, node_faces_;
   SurfaceBvh face_bvh_, node_bvh_;
   geometry::Aabb bounds_;
   double max_speed_ = 0.0, mean_diam_ = 0.0;

@@ -52,14 +52,18 @@ void NodeToFace::Refresh(const std::vector<Body*>& bodies, double h) {
   CpuTimer timer;
   active_.clear();
   margin_.clear();
-  std::set<Id> present;
+  // Surfaces of bodies no longer present are dropped (ids are sorted in the map; a sorted
+  // id list kept between searches avoids a set per step).
+  ids_.clear();
   bool any_slave = false;
   for (const Body* b : bodies) {
-    present.insert(b->id());
+    ids_.push_back(b->id());
     any_slave = any_slave || ContactSurface::CanBeSlave(*b);
   }
+  std::sort(ids_.begin(), ids_.end());
   for (auto it = surfaces_.begin(); it != surfaces_.end();)
-    it = present.count(it->first) ? std::next(it) : surfaces_.erase(it);
+    it = std::binary_search(ids_.begin(), ids_.end(), it->first) ? std::next(it)
+                                                                 : surfaces_.erase(it);
   if (!any_slave) return;
   double vslave = 0.0;
   for (Body* b : bodies) {
@@ -83,18 +87,20 @@ void NodeToFace::Refresh(const std::vector<Body*>& bodies, double h) {
   stats_.refresh = timer.Stop();
 }
 
-std::vector<NodeToFace::Pass> NodeToFace::Passes(const std::vector<std::pair<int, int>>& pairs,
-                                                 const Filters& filters) const {
-  std::vector<Pass> passes;
+void NodeToFace::Passes(const std::vector<std::pair<int, int>>& pairs, const Filters& filters,
+                        std::vector<Pass>& passes) const {
+  // Every active surface can be a master; a mesh surface can be a slave (Handles() for the
+  // refreshed surfaces without its body-kind casts).
+  passes.clear();
   for (const auto& [i, j] : pairs) {
-    const Body& A = *active_[i]->body();
-    const Body& B = *active_[j]->body();
-    if (!Handles(A, B)) continue;
-    if (filters.bodies && filters.bodies->count(std::minmax(A.id(), B.id()))) continue;
-    if (active_[j]->is_mesh()) passes.push_back({i, j});  // A master, B slave
-    if (active_[i]->is_mesh()) passes.push_back({j, i});
+    const ContactSurface& A = *active_[i];
+    const ContactSurface& B = *active_[j];
+    if (!A.is_mesh() && !B.is_mesh()) continue;
+    if (filters.bodies && filters.bodies->count(std::minmax(A.body()->id(), B.body()->id())))
+      continue;
+    if (B.is_mesh()) passes.push_back({i, j});  // A master, B slave
+    if (A.is_mesh()) passes.push_back({j, i});
   }
-  return passes;
 }
 
 bool NodeToFace::LocalTest(int m, int f, int s, int k, double h, bool box_check,
@@ -113,17 +119,21 @@ bool NodeToFace::LocalTest(int m, int f, int s, int k, double h, bool box_check,
   // must not reach through a thin body or a large face to the far side).
   if (p.gap < -options.depth_fraction * std::min(M.face_diameters()[f], S.mean_face_diameter()))
     return false;
-  double N[4];
-  FaceShapeFunctions(n, p.s, p.t, N);
-  Vec3 vm = Vec3::Zero();
-  for (int a = 0; a < n; ++a) vm += N[a] * M.velocities()[M.faces()[f].vertices[a]];
-  const double vn = p.normal.dot(S.velocities()[node] - vm);
-  double limit = std::max(margin_[s], h * std::max(0.0, -vn));
-  if (p.gap > limit && !previous_gap_.empty()) {
-    const auto it = previous_gap_.find(Key{M.body()->id(), S.body()->id(), node});
-    if (it != previous_gap_.end()) limit = std::max(limit, it->second + margin_[s]);
+  // The accepted gap: max(margin, h max(0, -v_N), previous gap + margin); its terms are
+  // evaluated only while the gap exceeds those already known (the same decision).
+  if (p.gap > margin_[s]) {
+    double N[4];
+    FaceShapeFunctions(n, p.s, p.t, N);
+    Vec3 vm = Vec3::Zero();
+    for (int a = 0; a < n; ++a) vm += N[a] * M.velocities()[M.faces()[f].vertices[a]];
+    const double vn = p.normal.dot(S.velocities()[node] - vm);
+    double limit = std::max(margin_[s], h * std::max(0.0, -vn));
+    if (p.gap > limit && !previous_gap_.empty() && p.gap <= max_previous_gap_ + margin_[s]) {
+      const auto it = previous_gap_.find(Key{M.body()->id(), S.body()->id(), node});
+      if (it != previous_gap_.end()) limit = std::max(limit, it->second + margin_[s]);
+    }
+    if (p.gap > limit) return false;
   }
-  if (p.gap > limit) return false;
   out.master = const_cast<Body*>(M.body());
   out.slave = const_cast<Body*>(S.body());
   out.node = node;
@@ -136,47 +146,53 @@ bool NodeToFace::LocalTest(int m, int f, int s, int k, double h, bool box_check,
   return true;
 }
 
-std::vector<NodeFaceContact> NodeToFace::Finish(std::vector<NodeFaceContact>& found,
-                                                const Filters& filters) const {
-  // One contact per (master, slave, node): the smallest |gap|, then the lowest face.
-  struct Rank {
-    Id master, slave;
-    int node;
-    double gap;
-    int face, index;
-    bool operator<(const Rank& o) const {
-      return std::tie(master, slave, node, gap, face) <
-             std::tie(o.master, o.slave, o.node, o.gap, o.face);
-    }
-  };
-  std::vector<Rank> rank(found.size());
-  for (size_t i = 0; i < found.size(); ++i) {
-    const NodeFaceContact& c = found[i];
-    rank[i] = {c.master->id(), c.slave->id(), c.node, std::abs(c.projection.gap), c.face,
-               static_cast<int>(i)};
+void NodeToFace::Keep(const NodeFaceContact& c) {
+  int& b = best_[c.slave_index];
+  if (b < 0) {
+    b = static_cast<int>(found_.size());
+    found_.push_back(c);
+    return;
   }
-  std::sort(rank.begin(), rank.end());
+  NodeFaceContact& o = found_[b];
+  const double g = std::abs(c.projection.gap), go = std::abs(o.projection.gap);
+  if (g < go || (g == go && c.face < o.face)) o = c;
+}
+
+void NodeToFace::ClosePass(const Pass& pass, int begin) {
+  const int end = static_cast<int>(found_.size());
+  if (end == begin) return;
+  for (int i = begin; i < end; ++i) best_[found_[i].slave_index] = -1;
+  std::sort(found_.begin() + begin, found_.end(),
+            [](const NodeFaceContact& a, const NodeFaceContact& b) { return a.node < b.node; });
+  segments_.push_back(
+      {active_[pass.master]->body()->id(), active_[pass.slave]->body()->id(), begin, end});
+}
+
+std::vector<NodeFaceContact> NodeToFace::Finish(const Filters& filters) {
+  // Each ordered (master, slave) pair is one pass: ordering the passes orders the contacts.
+  std::sort(segments_.begin(), segments_.end(), [](const Segment& a, const Segment& b) {
+    return std::tie(a.master, a.slave) < std::tie(b.master, b.slave);
+  });
   std::vector<NodeFaceContact> out;
-  for (size_t i = 0; i < rank.size(); ++i) {
-    const Rank& r = rank[i];
-    if (i > 0 && r.master == rank[i - 1].master && r.slave == rank[i - 1].slave &&
-        r.node == rank[i - 1].node)
-      continue;
-    NodeFaceContact& c = found[r.index];
-    if (filters.surfaces &&
-        filters.surfaces->count(std::minmax(c.surf_master, c.surf_slave)))
-      continue;
-    const ContactSurface& M = surfaces_.at(c.master->id());
-    if (M.is_mesh()) {
-      const SurfaceFace& sf = M.faces()[c.face];
-      double N[4];
-      FaceShapeFunctions(sf.size, c.projection.s, c.projection.t, N);
-      c.master_ref.setZero();
-      for (int a = 0; a < sf.size; ++a) c.master_ref += N[a] * M.ref_points()[sf.vertices[a]];
-    } else {
-      c.master_ref = c.master->ReferentialPoint(c.projection.point);
+  out.reserve(found_.size());
+  for (const Segment& seg : segments_) {
+    for (int i = seg.begin; i < seg.end; ++i) {
+      NodeFaceContact& c = found_[i];
+      if (filters.surfaces &&
+          filters.surfaces->count(std::minmax(c.surf_master, c.surf_slave)))
+        continue;
+      const ContactSurface& M = surfaces_.at(c.master->id());
+      if (M.is_mesh()) {
+        const SurfaceFace& sf = M.faces()[c.face];
+        double N[4];
+        FaceShapeFunctions(sf.size, c.projection.s, c.projection.t, N);
+        c.master_ref.setZero();
+        for (int a = 0; a < sf.size; ++a) c.master_ref += N[a] * M.ref_points()[sf.vertices[a]];
+      } else {
+        c.master_ref = c.master->ReferentialPoint(c.projection.point);
+      }
+      out.push_back(c);
     }
-    out.push_back(c);
   }
   return out;
 }
@@ -220,21 +236,28 @@ std::vector<NodeFaceContact> NodeToFace::SearchWith(SearchMethod method,
   // Stage 1: octree over the surface boxes (faces inflated by the capture distance); brute
   // force takes every pair of surfaces.
   CpuTimer timer;
-  std::vector<std::pair<int, int>> pairs;
+  std::vector<std::pair<int, int>>& pairs = body_pairs_;
+  pairs.clear();
   if (brute) {
     for (int i = 0; i < static_cast<int>(active_.size()); ++i)
       for (int j = i + 1; j < static_cast<int>(active_.size()); ++j) pairs.emplace_back(i, j);
   } else {
-    std::vector<geometry::Aabb> boxes;
+    std::vector<geometry::Aabb>& boxes = body_boxes_;
+    boxes.clear();
     for (const ContactSurface* s : active_)
       boxes.push_back(s->face_bvh().empty() ? s->bounds() : s->face_bvh().bounds());
-    pairs = OctreePairs(boxes);
+    octree_.Pairs(boxes, pairs);
   }
-  const std::vector<Pass> passes = Passes(pairs, filters);
+  std::vector<Pass>& passes = passes_;
+  Passes(pairs, filters, passes);
   stats_.body_pairs = static_cast<int>(passes.size());
   stats_.octree = timer.Stop();
-  std::vector<NodeFaceContact>& found = found_;  // all node-face pairs in contact
-  found.clear();
+  // The best node-face pair in contact per slave node, pass after pass (Keep).
+  found_.clear();
+  segments_.clear();
+  size_t most = 0;
+  for (const ContactSurface* s : active_) most = std::max(most, s->slave_nodes().size());
+  if (best_.size() < most) best_.resize(most, -1);  // entries are reset by ClosePass
   NodeFaceContact c;
   if (brute) {  // stages 2 and 3 at once: no candidate list (10^7 pairs and more)
     timer.Start();
@@ -243,9 +266,11 @@ std::vector<NodeFaceContact> NodeToFace::SearchWith(SearchMethod method,
       const int nk = static_cast<int>(active_[p.slave]->slave_nodes().size());
       const int nf = static_cast<int>(active_[p.master]->faces().size());
       stats_.elementary_pairs += static_cast<long>(nk) * nf;
+      const int begin = static_cast<int>(found_.size());
       for (int k = 0; k < nk; ++k)
         for (int f = 0; f < nf; ++f)
-          if (LocalTest(p.master, f, p.slave, k, h, boxed, c)) found.push_back(c);
+          if (LocalTest(p.master, f, p.slave, k, h, boxed, c)) Keep(c);
+      ClosePass(p, begin);
     }
   } else {
     // Stage 2: slave-node BVH (or slave-face BVH) against master-face BVH (Algorithm 1).
@@ -256,14 +281,21 @@ std::vector<NodeFaceContact> NodeToFace::SearchWith(SearchMethod method,
     stats_.elementary_pairs = static_cast<long>(candidates.size());
     stats_.bvh = timer.Stop();
     // Stage 3: isoparametric projection of each candidate (the candidate's node lies in the
-    // face's inflated box: no box check).
+    // face's inflated box: no box check); candidates come pass after pass.
     timer.Start();
-    for (const Candidate& cd : candidates)
-      if (LocalTest(passes[cd.pass].master, cd.face, passes[cd.pass].slave, cd.node, h, false,
-                    c))
-        found.push_back(c);
+    int pass = -1, begin = 0;
+    for (const Candidate& cd : candidates) {
+      if (cd.pass != pass) {
+        if (pass >= 0) ClosePass(passes[pass], begin);
+        pass = cd.pass;
+        begin = static_cast<int>(found_.size());
+      }
+      if (LocalTest(passes[pass].master, cd.face, passes[pass].slave, cd.node, h, false, c))
+        Keep(c);
+    }
+    if (pass >= 0) ClosePass(passes[pass], begin);
   }
-  std::vector<NodeFaceContact> out = Finish(found, filters);
+  std::vector<NodeFaceContact> out = Finish(filters);
   stats_.local = timer.Stop();
   stats_.contacts = static_cast<int>(out.size());
   stats_.total = total.Stop();

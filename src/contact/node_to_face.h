@@ -18,6 +18,7 @@
 #include "contact/constraint.h"
 #include "contact/contact_surface.h"
 #include "contact/face_projection.h"
+#include "contact/octree.h"
 #include "material/surface_material.h"
 
 namespace solfec::contact {
@@ -125,8 +126,8 @@ class NodeToFace {
     int master = 0, slave = 0;  // indices into the refreshed surface list
   };
   void Refresh(const std::vector<body::Body*>& bodies, double h);
-  std::vector<Pass> Passes(const std::vector<std::pair<int, int>>& body_pairs,
-                           const Filters& filters) const;
+  void Passes(const std::vector<std::pair<int, int>>& body_pairs, const Filters& filters,
+              std::vector<Pass>& passes) const;
   struct Candidate { int pass, node, face; };
   // Stage 2: the node-face pairs of the passes by the node BVH or the classic face BVH.
   void Candidates(SearchMethod method, const std::vector<Pass>& passes,
@@ -135,10 +136,15 @@ class NodeToFace {
   // `box_check`: first reject a node outside the face's inflated box (implied by the rest).
   bool LocalTest(int m, int f, int s, int k, double h, bool box_check,
                  NodeFaceContact& out) const;
-  // Of the node-face pairs in contact, the best per (master, slave, node), sorted, with
-  // the master's referential point; drops excluded surface pairs.
-  std::vector<NodeFaceContact> Finish(std::vector<NodeFaceContact>& found,
-                                      const Filters& filters) const;
+  // Keeps a node-face pair in contact of the current pass if it is the best so far for its
+  // slave node: the smallest |gap|, then the lowest face (one entry per node in found_).
+  void Keep(const NodeFaceContact& c);
+  // Closes the pass whose entries start at found_[begin]: frees their slots in best_ and
+  // sorts them by node.
+  void ClosePass(const Pass& pass, int begin);
+  // The kept contacts sorted by (master id, slave id, node), with the master's referential
+  // point; drops excluded surface pairs.
+  std::vector<NodeFaceContact> Finish(const Filters& filters);
 
   std::map<Id, ContactSurface> surfaces_;  // by body id
   std::vector<ContactSurface*> active_;    // refreshed surfaces of the current search
@@ -153,8 +159,19 @@ class NodeToFace {
   std::unordered_map<Key, double, KeyHash> previous_gap_;  // of existing contacts (keep rule)
   double max_previous_gap_ = 0.0;
   // Work lists kept between searches (their capacity: no reallocation per step).
+  std::vector<Id> ids_;
+  Octree octree_;
+  std::vector<geometry::Aabb> body_boxes_;
+  std::vector<std::pair<int, int>> body_pairs_;
+  std::vector<Pass> passes_;
   std::vector<Candidate> candidates_;
-  std::vector<NodeFaceContact> found_;
+  std::vector<NodeFaceContact> found_;  // best contact per slave node, pass after pass
+  std::vector<int> best_;               // per slave node of the open pass: index in found_
+  struct Segment {                      // the entries of one pass in found_
+    Id master, slave;
+    int begin, end;
+  };
+  std::vector<Segment> segments_;
   NodeToFaceStats stats_;
   double accumulated_ = 0.0;
   long searches_ = 0;

@@ -24,4 +24,21 @@ struct OctreeOptions {
 std::vector<std::pair<int, int>> OctreePairs(const std::vector<geometry::Aabb>& boxes,
                                              const OctreeOptions& options = {});
 
+// The same octree, rebuilt every call in work lists kept between calls (no allocation per
+// step once they have grown): the per-step form of OctreePairs used by the search.
+class Octree {
+ public:
+  OctreeOptions options;
+  // Overwrites `pairs` with the result of OctreePairs(boxes, options).
+  void Pairs(const std::vector<geometry::Aabb>& boxes, std::vector<std::pair<int, int>>& pairs);
+
+ private:
+  // Octant holding items_[begin, end) (its children's items are appended after `end`).
+  void Octant(const geometry::Aabb& cell, size_t begin, size_t end, int depth);
+
+  const std::vector<geometry::Aabb>* boxes_ = nullptr;
+  std::vector<std::pair<int, int>>* pairs_ = nullptr;
+  std::vector<int> items_;  // a stack of the item lists of the octants being split
+};
+
 }  // namespace solfec::contact

@@ -9,8 +9,13 @@ the surfaces + octree + BVH + local tests); then, on the final configuration, th
 is timed in the same process (process CPU time, best of --repeat) with four ways of finding
 the node-face pairs, and their contact sets compared:
   3-stage      octree over bodies, slave-node BVH against master-face BVH, local test (ours);
-  classic      octree, then one face BVH per surface, slave faces against master faces, every
-               node of an overlapping slave face against the master face (paper's "classic");
+  classic      the paper's "classic BVH" (section 5.2, Fig. 4 (a)): hierarchies with the faces
+               (triangles or quads) as the only primitives, one per surface; the same refresh and
+               octree as the 3-stage, then slave-face hierarchy against master-face hierarchy
+               (the same Algorithm 1 traversal), and every node of each overlapping slave face
+               given to the exact local test against the master face, with no box test between
+               a node and the face: a node is tested once per overlapping face around it (the
+               paper's 8 triangle-triangle, 24 vertex-triangle tests), duplicates kept;
   brute        every slave node against every master face, the local test (Newton projection)
                on every pair (paper's brute force; timed once, it is slow);
   brute+box    the same with the inflated-face-box rejection before the projection.

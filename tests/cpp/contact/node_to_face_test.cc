@@ -181,6 +181,23 @@ TEST(Octree, PairsEqualBruteForceOverlaps) {
   EXPECT_EQ(OctreePairs(boxes), brute);
 }
 
+// The per-step Octree reuses its work lists: successive calls on different box sets (and a
+// deeper tree) give exactly the brute-force overlaps of each set, nothing left over.
+TEST(Octree, ReusedTreeGivesTheBruteForceOverlapsOfEachCall) {
+  Octree tree;
+  std::vector<std::pair<int, int>> pairs = {{7, 9}};  // overwritten, not appended to
+  for (unsigned seed : {21u, 22u, 23u}) {
+    const std::vector<geometry::Aabb> boxes = RandomBoxes(100 + 150 * (seed - 21), seed);
+    tree.options.max_depth = seed == 23 ? 5 : 3;
+    std::vector<std::pair<int, int>> brute;
+    for (int i = 0; i < static_cast<int>(boxes.size()); ++i)
+      for (int j = i + 1; j < static_cast<int>(boxes.size()); ++j)
+        if (boxes[i].Overlaps(boxes[j])) brute.emplace_back(i, j);
+    tree.Pairs(boxes, pairs);
+    EXPECT_EQ(pairs, brute) << "seed " << seed;
+  }
+}
+
 TEST(SurfaceBvh, TraversalFindsExactlyTheOverlappingLeafPairs) {
   const std::vector<geometry::Aabb> a = RandomBoxes(300, 3), b = RandomBoxes(250, 5);
   SurfaceBvh ta, tb;
@@ -387,6 +404,23 @@ TEST(NodeToFace, ContactsAppearWithinCaptureAndDisappearWhenTheNodeLeaves) {
   EXPECT_EQ(cons.front().id, 0);
   EXPECT_EQ(cons.front().age, 1);
   EXPECT_EQ(cons.front().R.z(), 5.0);
+  // At rest (no approach): the contacts stay while gap <= previous gap + margin = 1.1e-3,
+  // and all 9 go once the cube is lifted by 2e-4 (gap 1.2e-3).
+  for (int i = 0; i < cube->num_nodes(); ++i) cube->u_free()[3 * i + 2] = 0.0;
+  ntf.UpdateConstraints(bodies, h, cons, add, mats);
+  ASSERT_EQ(cons.size(), 9u);
+  EXPECT_EQ(cons.front().age, 2);
+  for (int i = 0; i < cube->num_nodes(); ++i) cube->mutable_q()[3 * i + 2] += 2e-4;
+  ntf.UpdateConstraints(bodies, h, cons, add, mats);
+  EXPECT_TRUE(cons.empty());
+  // Back down and approaching again: the 9 contacts come back (new ones).
+  for (int i = 0; i < cube->num_nodes(); ++i) {
+    cube->mutable_q()[3 * i + 2] -= 2e-4;
+    cube->u_free()[3 * i + 2] = -2.0;
+  }
+  ntf.UpdateConstraints(bodies, h, cons, add, mats);
+  ASSERT_EQ(cons.size(), 9u);
+  EXPECT_EQ(cons.front().age, 0);
   // Sliding off the plate edge (x > 2): the nodes beyond x = 2 leave the top face.
   for (int i = 0; i < cube->num_nodes(); ++i) cube->mutable_q()[3 * i] += 1.6;
   ntf.UpdateConstraints(bodies, h, cons, add, mats);
