@@ -38,7 +38,7 @@ class SOLFEC:
                              f"(argument 'output')")
         self._domain = _solfec.Domain(analysis, h)
         from . import run as _run
-        if _run._mpi is not None:  # solfec-mpi: the domain decomposition (docs/parallel.md)
+        if _run._mpi is not None and _run._mpi.size() > 1:  # solfec-mpi (docs/parallel.md)
             self._domain._attach_decomposition(_run._mpi.decomposition_factory())
         self._domain.geometric_epsilon = _state.geometric_epsilon
         self._domain.set_sparsify(0.01, 0.0, _state.geometric_epsilon)

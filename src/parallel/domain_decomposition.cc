@@ -404,6 +404,7 @@ void DomainDecomposition::Rebalance(domain::Domain& d, bool force) {
   double total = 0.0, largest = 0.0;
   for (double w : loads) total += w, largest = std::max(largest, w);
   const double imbalance = total > 0.0 ? largest / (total / n) : 1.0;
+  last_imbalance_ = imbalance;
   PartitionInput in;
   for (const auto& [id, w] : load) {
     const Body* b = d.FindBody(id);
@@ -737,6 +738,7 @@ std::map<std::string, double> DomainDecomposition::Stats() {
   out["ghosts_per_step"] = steps_ > 0 ? sums[2] / steps_ : 0.0;
   out["shared_bodies_per_step"] = steps_ > 0 ? sums[3] / steps_ : 0.0;
   out["exchanges"] = exchanges_;
+  out["imbalance"] = last_imbalance_;  // at the last check (largest rank load / average)
   return out;
 }
 

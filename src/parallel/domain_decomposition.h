@@ -74,7 +74,7 @@ class DomainDecomposition final : public domain::Decomposition {
   // statistics
   double balance_time_ = 0, step_time_ = 0, comm_time_ = 0, bytes_sent_ = 0;
   double migrations_ = 0, rebalances_ = 0, ghost_sum_ = 0, shared_sum_ = 0, steps_ = 0;
-  double exchanges_ = 0;
+  double exchanges_ = 0, last_imbalance_ = 1.0;
 };
 
 // The factory handed to the `_solfec` module by solfec-mpi (a PyCapsule of this pointer).
