@@ -73,8 +73,8 @@ Body* UnpackBody(domain::Domain& d, const double*& p) {
 void Put(std::vector<double>& out, const Vec3& v) { out.insert(out.end(), v.data(), v.data() + 3); }
 Vec3 Get3(const double* p) { return Vec3(p[0], p[1], p[2]); }
 
+// kConstraintRecord values: identity and referential data, then what UnpackDynamic reads.
 void PackConstraint(const Constraint& c, std::vector<double>& out) {
-  const size_t start = out.size();
   out.push_back(static_cast<double>(c.id));
   out.push_back(static_cast<double>(static_cast<int>(c.kind)));
   out.push_back(c.body1 ? static_cast<double>(c.body1->id()) : -1.0);
@@ -97,7 +97,6 @@ void PackConstraint(const Constraint& c, std::vector<double>& out) {
   out.push_back(c.age);
   out.push_back(c.cohesive ? 1.0 : 0.0);
   out.push_back(c.stroke);
-  (void)start;  // start + kConstraintRecord == out.size()
 }
 
 // The fields of a packed constraint that change during a step.
@@ -687,7 +686,7 @@ void DomainDecomposition::Synchronize(domain::Domain& d) {
   for (const Constraint& c : d.constraints())
     if (Home(c)) PackConstraint(c, cons);
   const std::vector<double> allc = comm_.AllGather(cons, &counts);
-  d.FindConstraint(-1);  // (re)build the id index
+  std::vector<Constraint> incoming;  // appended after the loop: FindConstraint's index stays valid
   offset = 0;
   for (int r = 0; r < comm_.size(); ++r) {
     const size_t begin = offset, end = offset + counts[r];
@@ -715,10 +714,12 @@ void DomainDecomposition::Synchronize(domain::Domain& d) {
       c.X2 = Get3(p + 11);
       UnpackDynamic(p, c);
       c.material = d.surface_materials().Find(c.surf1, c.surf2);
-      d.mutable_constraints().push_back(std::move(c));
+      incoming.push_back(std::move(c));
       foreign_.push_back(id);
     }
   }
+  auto& list = d.mutable_constraints();
+  for (Constraint& c : incoming) list.push_back(std::move(c));
   comm_time_ += t.Stop();
 }
 
