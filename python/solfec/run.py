@@ -227,9 +227,10 @@ def BARRIER():
 
 def _rank_output_dir(out, valid):
     """Directory this rank writes the results of a SOLFEC object with output `out` to.
-    Interim under solfec-mpi (docs/parallel.md): every rank runs the whole simulation but only
-    rank 0 writes into `out`; a rank > 0 that would write (no valid results, -w or -c) writes
-    into a private scratch copy removed at exit, so two ranks never write the same file.
+    Under solfec-mpi (docs/parallel.md) every rank holds the synchronised model at output
+    time but only rank 0 writes into `out`; a rank > 0 that would write (no valid results, -w
+    or -c) writes into a private scratch copy removed at exit, so two ranks never write the
+    same file.
     Collective: every rank calls it from SOLFEC(); the barrier keeps rank 0 from creating
     results before every rank has judged the existing ones (`valid`)."""
     if _mpi is None:

@@ -72,7 +72,7 @@ std::string Tagged(const std::string& text, int rank) {
   return out.str();
 }
 
-// Ranks > 0 run the same serial simulation as rank 0 (interim, docs/parallel.md): their stdout
+// Ranks > 0 print the same progress and deck output as rank 0 (docs/parallel.md): their stdout
 // would repeat rank 0's, so it is discarded unless SOLFEC_MPI_STDOUT=all.
 void SilenceStdoutOfOtherRanks(int rank) {
   const char* keep = std::getenv("SOLFEC_MPI_STDOUT");
