@@ -128,16 +128,10 @@ void GaussSeidelSolver::Prepare(BlockProblem& problem) {
   }
   bnorm2_ = 0.0;
   for (const Vec3& b : problem.B) bnorm2_ += b.squaredNorm();
-  if (problem.coupling) {
-    // Global denominator and |B|^2: the sums of MeritDenominator and bnorm2_ over processes.
-    std::vector<double> sums{0.0, bnorm2_};
-    for (int a = 0; a < n; ++a) sums[0] += problem.B[a].dot(W_inv_[a] * problem.B[a]);
-    problem.coupling->Sum(sums);
-    denominator_ = sums[0] > 1e-300 ? sums[0] : 1.0;
-    bnorm2_ = sums[1];
-  } else {
-    denominator_ = MeritDenominator(problem.B, W_inv_);
-  }
+  std::vector<double> sums{MeritDenominatorSum(problem.B, W_inv_), bnorm2_};
+  if (problem.coupling) problem.coupling->Sum(sums);  // over processes (solfec-mpi)
+  denominator_ = MeritDenominatorOfSum(sums[0]);
+  bnorm2_ = sums[1];
   R_prev_.resize(n);
   omega_ = options_.omega;
   depth_ = options_.anderson;

@@ -5,12 +5,20 @@
 
 namespace solfec::solvers {
 
-double MeritDenominator(const std::vector<Vec3>& B, const std::vector<Mat3>& W_inv) {
+double MeritDenominatorSum(const std::vector<Vec3>& B, const std::vector<Mat3>& W_inv) {
   double den = 0.0;
   for (size_t a = 0; a < B.size(); ++a) den += B[a].dot(W_inv[a] * B[a]);
+  return den;
+}
+
+double MeritDenominatorOfSum(double sum) {
   // Zero free velocity (e.g. resting bodies without loads): fall back to an absolute measure.
   constexpr double kTiny = 1e-300;
-  return den > kTiny ? den : 1.0;
+  return sum > kTiny ? sum : 1.0;
+}
+
+double MeritDenominator(const std::vector<Vec3>& B, const std::vector<Mat3>& W_inv) {
+  return MeritDenominatorOfSum(MeritDenominatorSum(B, W_inv));
 }
 
 double ComputeMerit(BlockProblem& problem, const std::vector<Mat3>& W_inv, double denominator) {

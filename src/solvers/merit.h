@@ -66,6 +66,10 @@ inline double RowMeritNumerator(const Law& law, const Mat3& W_aa, const Mat3& W_
 
 // sum_a <W_aa^-1 B_a, B_a> (denominator of eq. 8.1), or 1 when it is ~0 (B ~ 0).
 double MeritDenominator(const std::vector<Vec3>& B, const std::vector<Mat3>& W_inv);
+// Its two halves, for sums over several processes (solfec-mpi): the raw sum, and the
+// denominator of a (global) sum.
+double MeritDenominatorSum(const std::vector<Vec3>& B, const std::vector<Mat3>& W_inv);
+double MeritDenominatorOfSum(double sum);
 
 // g(R) for the current problem.R: fills problem.U = B + W R and problem.merit (per-row
 // shares, summing to g). W_inv and denominator come from InvertDiagonalBlocks and

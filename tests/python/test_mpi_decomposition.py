@@ -5,14 +5,13 @@ the serial layout and opens in READ mode serially. Skipped without solfec-mpi or
 
 import json
 import os
-import subprocess
 import sys
 
 import numpy as np
 import pytest
 
-from conftest import BUILD, ROOT, SOLFEC_EXE
-from test_mpi_launcher import MPIRUN, SOLFEC_MPI, mpirun
+from conftest import BUILD, ROOT
+from test_mpi_launcher import MPIRUN, SOLFEC_MPI, mpirun, run_serial as run_serial_in
 
 pytestmark = pytest.mark.skipif(not (os.path.isfile(SOLFEC_MPI) and MPIRUN),
                                 reason="solfec-mpi not built (needs MPI and Zoltan) or no mpirun")
@@ -101,13 +100,8 @@ RUN(sol, GAUSS_SEIDEL_SOLVER(1e-10, 5000, meritval=1e-14), 0.05)
 
 
 def run_serial(tmp_path, deck):
-    d = tmp_path / "serial"
-    d.mkdir()
-    (d / "deck.py").write_text(deck)
-    s = subprocess.run([SOLFEC_EXE, "deck.py"], cwd=d, capture_output=True, text=True,
-                       timeout=120)
-    assert s.returncode == 0, s.stderr
-    return json.loads((d / "rank0.json").read_text())
+    run_serial_in(tmp_path / "serial", deck)
+    return json.loads((tmp_path / "serial" / "rank0.json").read_text())
 
 
 def run_parallel(tmp_path, deck, np):

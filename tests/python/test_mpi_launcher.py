@@ -54,6 +54,16 @@ def mpirun(tmp_path, deck, np=2, env=None, timeout=60):
                           env=full_env)
 
 
+def run_serial(directory, deck, timeout=120):
+    """Runs `deck` with the serial `solfec` launcher in `directory` (created); asserts success."""
+    directory.mkdir()
+    (directory / "deck.py").write_text(deck)
+    s = subprocess.run([SOLFEC_EXE, "deck.py"], cwd=directory, capture_output=True, text=True,
+                       timeout=timeout)
+    assert s.returncode == 0, s.stderr
+    return s
+
+
 def lines(text, tag):
     return [ln for ln in text.splitlines() if ln.startswith(tag)]
 
@@ -64,11 +74,7 @@ def report(directory, rank):
 
 def test_two_ranks_reproduce_the_serial_run_and_only_rank0_writes(tmp_path):
     serial_dir = tmp_path / "serial"
-    serial_dir.mkdir()
-    (serial_dir / "deck.py").write_text(DECK)
-    s = subprocess.run([SOLFEC_EXE, "deck.py"], cwd=serial_dir, capture_output=True, text=True,
-                       timeout=60)
-    assert s.returncode == 0, s.stderr
+    run_serial(serial_dir, DECK, timeout=60)
     p = mpirun(tmp_path, DECK)
     assert p.returncode == 0, p.stderr
     # Both ranks ran the deck: each reports its rank, the job size 2, HERE and BARRIER True.
