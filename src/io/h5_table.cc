@@ -109,6 +109,22 @@ hsize_t H5Table::rows() const {
   return dims[0];
 }
 
+haddr_t H5Table::TailEndPast(haddr_t eoa) const {
+  haddr_t end = 0;
+  const hsize_t n = rows();
+  for (hsize_t c = n == 0 ? 0 : (n - 1) / chunk_rows_ + 1; c-- > 0;) {
+    hsize_t offset[2] = {c * chunk_rows_, 0};
+    unsigned mask = 0;
+    haddr_t addr = HADDR_UNDEF;
+    hsize_t size = 0;
+    if (H5Dget_chunk_info_by_coord(dset_, offset, &mask, &addr, &size) < 0) break;
+    if (addr == HADDR_UNDEF) continue;  // never written (fill values)
+    if (addr + size <= eoa) break;
+    end = std::max<haddr_t>(end, addr + size);
+  }
+  return end;
+}
+
 void H5Table::Write(hsize_t at, const void* rows, hsize_t n) {
   if (n == 0) return;
   const int rank = width_ > 0 ? 2 : 1;

@@ -48,6 +48,11 @@ class H5Table {
   // ones the next chunk boundary, so that every block is written once in chunks of its own
   // (rewriting a compressed chunk leaves its old copy in the file as dead space). The rows
   // skipped belong to no block and read as zeros.
+  // The largest end address of the chunks at the table's tail that reach past `eoa` (0 if
+  // none): a writer killed in SWMR mode can leave index entries of its last chunks pointing
+  // past the end of allocation it recorded. Chunks are appended in row order, so the walk
+  // goes back from the last chunk until one lies within eoa.
+  haddr_t TailEndPast(haddr_t eoa) const;
   hsize_t AlignedStart(hsize_t at) const {
     return deflated_ ? (at + chunk_rows_ - 1) / chunk_rows_ * chunk_rows_ : at;
   }

@@ -193,7 +193,7 @@ void ResultsWriter::OpenLayout() {
   file_ = H5Fopen(path_.c_str(), H5F_ACC_RDWR, fapl);
   if (file_ < 0) {
     // A writer killed in SWMR mode leaves the 'open for writing' mark; the file itself is
-    // consistent, so clear the mark as h5clear does.
+    // consistent (MendEndOfAllocation aside), so clear the mark as h5clear does.
     hbool_t clear = 1;
     if (H5Pset(fapl, "clear_status_flags", &clear) >= 0)
       file_ = H5Fopen(path_.c_str(), H5F_ACC_RDWR, fapl);
@@ -232,6 +232,7 @@ void ResultsWriter::OpenLayout() {
   mesh_face_.Open(shapes, "mesh_faces", t.mesh_face);
   bases_.Open(shapes, "bases", H5T_NATIVE_DOUBLE);
   count_ = H5CheckId(H5Dopen2(frames, "count", H5P_DEFAULT), "open 'frames/count'");
+  MendEndOfAllocation();
   H5Gclose(frames);
   H5Gclose(bodies);
   H5Gclose(shapes);
@@ -260,6 +261,23 @@ void ResultsWriter::OpenLayout() {
   }
   layout_ = true;
   StartSwmr();
+}
+
+// A writer killed mid-frame can leave chunk index entries of that frame on disk whose
+// chunks lie past the end of allocation (EOA) in the superblock, their data never written.
+// Writing rows into such a chunk then fails ('addr overflow'), and space allocated from the
+// stale EOA would overlap them: move the EOA past them (h5clear --increment does the same
+// blindly); reads past the end of the file give zeros, rows no complete frame refers to.
+void ResultsWriter::MendEndOfAllocation() {
+  haddr_t eoa = 0;
+  H5Check(H5Fget_eoa(file_, &eoa), "read the end of allocation of '" + path_ + "'");
+  haddr_t end = 0;
+  for (const H5Table* t : {&frame_, &body_state_, &q_, &u_, &constraint_, &constraint_def_,
+                           &def_, &labels_, &convex_, &vertices_, &face_, &face_vertices_,
+                           &sphere_, &mesh_, &mesh_element_, &mesh_face_, &bases_})
+    end = std::max(end, t->TailEndPast(eoa));
+  if (end > eoa)
+    H5Check(H5Fincrement_filesize(file_, end - eoa), "mend the end of '" + path_ + "'");
 }
 
 void ResultsWriter::CheckVersion() {

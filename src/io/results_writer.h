@@ -57,6 +57,7 @@ class ResultsWriter {
   void CreateLayout(const domain::Domain& d);  // chunks sized from d's first frame
   void OpenLayout();
   void CheckVersion();  // throws InputError unless the file has kFormatVersion
+  void MendEndOfAllocation();  // a killed writer's chunks past the EOA (see the .cc)
   void StartSwmr();
   void StageDefinition(const body::Body& b);  // into the def_* buffers
   void WriteDefinitions();                     // one write per table
