@@ -3,6 +3,7 @@
 import * as THREE from 'three';
 import { OrbitControls } from 'three/addons/controls/OrbitControls.js';
 import { Faces, facePlanes } from './faces.js';
+import { Spheres } from './spheres.js';
 
 const $ = (id) => document.getElementById(id);
 const view = $('view');
@@ -17,7 +18,12 @@ const software = (() => {
 })();
 const aa = new URLSearchParams(location.search).get('aa');
 const renderer = new THREE.WebGLRenderer({ antialias: aa !== null ? aa === '1' : !software.on });
-renderer.setPixelRatio(software.on ? 1 : Math.min(window.devicePixelRatio || 1, 2));
+const pixelRatio = software.on ? 1 : Math.min(window.devicePixelRatio || 1, 2);
+renderer.setPixelRatio(pixelRatio);
+// While frames play or the view is dragged, software GL draws at this share of the resolution per
+// axis (the browser scales the canvas up; a paused or stepped frame and a still view are drawn at
+// full resolution): ?playscale=F
+const playScale = Number(new URLSearchParams(location.search).get('playscale') ?? (software.on ? 0.5 : 1));
 view.appendChild(renderer.domElement);
 const scene = new THREE.Scene();
 scene.background = new THREE.Color(0x2b3038);
@@ -77,9 +83,19 @@ function bodyColour(b) {
 // WebGL draws instances ~2.5x slower than the same triangles merged (measured, docs/viewer.md),
 // so there (and for bodies of unique shape) the convex surfaces form one merged mesh of the faces
 // seen from the camera (Faces, faces.js); the OBSTACLEs form another (Batch, translucent, all
-// faces), spheres one InstancedMesh (coarser on software GL), and each FINITE_ELEMENT body its
-// own mesh (nodes from the frame).
+// faces), spheres impostors or one InstancedMesh (class Spheres), and each FINITE_ELEMENT body
+// its own mesh (nodes from the frame).
 const instancing = new URLSearchParams(location.search).get('instancing') ?? (software.on ? '0' : '1');
+// Impostors (PointSet, faces.js): spheres whenever they fit in a GL point (?impostors=0: never);
+// merged convex bodies whose bounding sphere is at most ?lod=N drawing-buffer pixels across
+// (software GL: 8, i.e. small bodies while playing at reduced resolution; their ray casting per
+// pixel costs more than their few triangles when larger, docs/viewer.md; GPU: 0, none)
+const query = new URLSearchParams(location.search);
+const lod = Number(query.get('lod') ?? (software.on ? 8 : 0)), sphereLod = query.get('impostors') === '0' ? 0 : Infinity;
+const maxPoint = (() => {
+  const r = renderer.getContext().getParameter(renderer.getContext().ALIASED_POINT_SIZE_RANGE);
+  return r ? r[1] : 1;
+})();
 function clearWorld() {
   for (const g of [world, overlay]) {
     g.traverse((o) => { if (o.geometry) o.geometry.dispose(); });
@@ -250,34 +266,6 @@ class Batch {
   }
 }
 
-class Spheres {
-  constructor(items) {  // items: [entry, [cx, cy, cz, r]] with centres local to the mass centre
-    this.items = items;
-    // 520 triangles a sphere; 126 on software GL beyond 50k triangles in all (~100 spheres):
-    // triangle setup is its cost there
-    const coarse = software.on && 520 * items.length > 5e4;
-    const geo = coarse ? new THREE.SphereGeometry(1, 9, 8) : new THREE.SphereGeometry(1, 20, 14);
-    this.mesh = new THREE.InstancedMesh(geo, litMaterial(), items.length);
-    items.forEach(([e], i) => this.mesh.setColorAt(i, bodyColour(e.body)));
-    this.mesh.frustumCulled = false;
-    this.mesh.userData.spheres = this;
-    world.add(this.mesh);
-  }
-
-  update() {
-    const m = new THREE.Matrix4();
-    this.items.forEach(([e, [cx, cy, cz, r]], i) => {
-      const q = e.q, s = e.visible ? r : 0;
-      m.set(q[0] * s, q[3] * s, q[6] * s, q[0] * cx + q[3] * cy + q[6] * cz + q[9],
-        q[1] * s, q[4] * s, q[7] * s, q[1] * cx + q[4] * cy + q[7] * cz + q[10],
-        q[2] * s, q[5] * s, q[8] * s, q[2] * cx + q[5] * cy + q[8] * cz + q[11], 0, 0, 0, 1);
-      this.mesh.setMatrixAt(i, m);
-    });
-    this.mesh.instanceMatrix.needsUpdate = true;
-    this.mesh.boundingSphere = null;
-  }
-}
-
 function makeBodies(bodies) {
   const solid = [], obstacle = [], spheres = [], shapes = new Map();
   for (const b of bodies) {
@@ -315,10 +303,15 @@ function makeBodies(bodies) {
     }
   }
   const merged = solid.flat();
-  state.batches = (merged.length ? [new Faces(merged, bodyColour, LIGHT)] : [])
+  state.batches = (merged.length ? [new Faces(merged, bodyColour, LIGHT, lod, maxPoint)] : [])
     .concat(obstacle.length ? [new Batch(obstacle, true)] : [], instanced.map((l) => new Instanced(l)));
-  for (const b of state.batches) if (b instanceof Faces) world.add(b.mesh);
-  state.spheres = spheres.length ? new Spheres(spheres) : null;
+  for (const b of state.batches) if (b instanceof Faces) world.add(...b.objects);
+  // 520 triangles a sphere mesh; 126 on software GL beyond 50k triangles in all (~100 spheres):
+  // triangle setup is its cost there
+  const coarse = software.on && 520 * spheres.length > 5e4;
+  state.spheres = spheres.length ? new Spheres(spheres, { material: litMaterial(), colour: bodyColour, light: LIGHT,
+    segments: coarse ? [9, 8] : [20, 14], lod: Math.min(sphereLod, maxPoint / 1.5 - 4) }) : null;
+  if (state.spheres) world.add(...state.spheres.objects);
 }
 
 function showFrame(fr) {
@@ -499,11 +492,11 @@ function pickAt(clientX, clientY) {
   ray.setFromCamera(p, camera);
   const entry = (h) => {
     const u = h.object.userData;
-    return u.batch ? u.batch.triEntry[h.faceIndex] : u.instanced ? u.instanced.entries[h.instanceId]
-      : u.spheres ? u.spheres.items[h.instanceId][0] : u.entry;
+    return u.batch ? u.batch.triEntry[h.faceIndex] : u.instanced ? u.instanced.entries[h.instanceId] : u.entry;
   };
   let hits = ray.intersectObjects(world.children.filter((g) => g.visible), false).map((h) => [entry(h), h.distance]);
   for (const b of state.batches) if (b.pick) hits.push(...b.pick(ray.ray));  // merged bodies
+  if (state.spheres) hits.push(...state.spheres.pick(ray.ray));
   hits.sort((a, b) => a[1] - b[1]);
   hits = hits.map(([e]) => e).filter((e) => e && e.visible);
   const hit = hits.find((e) => e.body.kind !== 'OBSTACLE') || hits[0];  // see through obstacles
@@ -610,12 +603,19 @@ async function poll() {
 }
 
 // one drawing of the scene (merged bodies: their faces to draw from this camera first)
+const bufferSize = new THREE.Vector2();
+function setScale(s) {  // the drawing resolution: s times the full one per axis
+  if (renderer.getPixelRatio() !== pixelRatio * s) renderer.setPixelRatio(pixelRatio * s);
+}
 function render() {
-  for (const b of state.batches) if (b.prepare) b.prepare(camera);
+  renderer.getDrawingBufferSize(bufferSize);
+  for (const b of state.batches) if (b.prepare) b.prepare(camera, bufferSize);
+  if (state.spheres) state.spheres.prepare(camera, bufferSize);
   renderer.render(scene, camera);
 }
 
 function screenshot() {
+  setScale(1);
   render();
   return renderer.domElement.toDataURL('image/png');
 }
@@ -633,7 +633,9 @@ window.addEventListener('resize', resize);
 // every animation frame, as measureFps does).
 let last = 0, renders = 0, dirty = true;
 function redraw() { dirty = true; }
-controls.addEventListener('change', redraw);
+controls.addEventListener('change', () => { state.dragging = state.pressed; redraw(); });  // not by a click
+controls.addEventListener('start', () => { state.pressed = true; });
+controls.addEventListener('end', () => { state.pressed = state.dragging = false; redraw(); });
 function animate(t) {
   requestAnimationFrame(animate);
   if (state.playing && !state.loading && t - last > 33) {
@@ -642,8 +644,11 @@ function animate(t) {
     else $('play').click();
   }
   controls.update();
+  const scale = state.playing || state.measuringPlay || state.dragging ? playScale : 1;
+  if (renderer.getPixelRatio() !== pixelRatio * scale) redraw();  // e.g. full resolution after playing
   if (!dirty && !state.continuous) return;
   dirty = false;
+  setScale(scale);
   render();
   renders++;
 }
@@ -669,6 +674,32 @@ window.solfecViewer = {
   meshes: () => ({ instanced: state.batches.filter((b) => b.mesh.isInstancedMesh).map((b) => b.mesh.count),
     merged: state.batches.filter((b) => !b.mesh.isInstancedMesh).map((b) => b.entries.length) }),
   screenshot,
+  // The drawing with bodies up to px pixels across as impostors against the current one (both
+  // read back): {current (impostors now drawn), impostors (then drawn), differing (share of the
+  // pixels with a channel off by more than 8 of 255), changed (by any), lit (non-background)}
+  compareLod: (px) => {
+    const pixels = () => {
+      render();
+      const gl = renderer.getContext(), a = new Uint8Array(4 * gl.drawingBufferWidth * gl.drawingBufferHeight);
+      gl.readPixels(0, 0, gl.drawingBufferWidth, gl.drawingBufferHeight, gl.RGBA, gl.UNSIGNED_BYTE, a);
+      return a;
+    };
+    const targets = state.batches.filter((b) => b.impostors).concat(state.spheres ?? []), saved = targets.map((t) => t.lod);
+    const a = pixels(), current = targets.reduce((n, t) => n + t.impostorCount, 0);
+    for (const t of targets) { t.lod = Math.min(px, maxPoint / 1.5 - 4); t.stale = true; }
+    const b = pixels(), impostors = targets.reduce((n, t) => n + t.impostorCount, 0);
+    targets.forEach((t, i) => { t.lod = saved[i]; t.stale = true; });
+    redraw();
+    let differing = 0, changed = 0, lit = 0;
+    for (let i = 0; i < a.length; i += 4) {
+      const d = Math.max(Math.abs(a[i] - b[i]), Math.abs(a[i + 1] - b[i + 1]), Math.abs(a[i + 2] - b[i + 2]));
+      if (d > 8) differing++;
+      if (d > 0) changed++;
+      if (a[i] + a[i + 1] + a[i + 2] > 3 * 0x40) lit++;  // brighter than the background
+    }
+    const n = a.length / 4;
+    return { current, impostors, differing: differing / n, changed: changed / n, lit: lit / n, pixels: n };
+  },
   imageStats: async () => {  // mean and variance of the luminance of a screenshot
     const img = new Image();
     img.src = screenshot();
@@ -702,12 +733,17 @@ window.solfecViewer = {
     const frames = [];
     for (let i = 0; i < Math.min(state.nframes, 32); i++) frames.push(await fetchFrame(i));
     for (const fr of frames) showFrame(fr);  // decoded once, cached
+    state.measuringPlay = true;  // drawn as while playing
     return new Promise((ok) => {
       const r0 = renders, t0 = performance.now();
       let k = 0;
       const next = () => {
         const t = performance.now() - t0, drawn = renders - r0;
-        if (t >= ms) { ok({ fps: drawn * 1000 / t, frames: drawn, ms: t }); return; }
+        if (t >= ms) {
+          state.measuringPlay = false;
+          ok({ fps: drawn * 1000 / t, frames: drawn, ms: t, scale: playScale });
+          return;
+        }
         showFrame(frames[k++ % frames.length]);  // drawn by the render loop in the next animation frame
         requestAnimationFrame(next);
       };
@@ -724,13 +760,16 @@ window.solfecViewer = {
     for (let k = 0; k < n; k++) renderer.render(scene, camera);  // CPU side only (not finished)
     const submit = (performance.now() - t) / n;
     t = performance.now();
-    for (let k = 0; k < n; k++) for (const b of state.batches) { b.update(); if (b.prepare) b.prepare(camera); }
+    for (let k = 0; k < n; k++) {
+      for (const b of state.batches.concat(state.spheres ?? [])) { b.update(); if (b.prepare) b.prepare(camera, bufferSize); }
+    }
     const bodies = (performance.now() - t) / n;
     const faces = state.batches.find((b) => b.prepare);
     return { render_ms: ms, geometry_ms: geometryMs, submit_ms: submit, body_update_ms: bodies, frame_js_ms: state.updateMs,
       fetch_ms: state.fetchMs, triangles: i.triangles, calls: i.calls, width: c.width, height: c.height,
       pixel_ratio: renderer.getPixelRatio(), antialias: renderer.getContextAttributes().antialias,
-      gl_renderer: software.name, drawn_bodies: faces ? faces.drawn : null };
+      gl_renderer: software.name, drawn_bodies: faces ? faces.drawn : null, impostors: faces ? faces.impostorCount : null,
+      points: i.points };
   },
 };
 

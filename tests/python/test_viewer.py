@@ -112,8 +112,10 @@ def test_api_serves_model_and_frames_of_the_results(viewer):
 
 
 # the page draws bodies of one shape as a merged mesh on software GL (headless Chromium) and
-# as an InstancedMesh on a GPU (?instancing=1 forces that path here)
-@pytest.mark.parametrize("query", ["", "?instancing=1"], ids=["merged", "instanced"])
+# as an InstancedMesh on a GPU (?instancing=1 forces that path here); merged bodies small on
+# screen as impostors (?lod=1000: every cube, whatever its size)
+@pytest.mark.parametrize("query", ["", "?instancing=1", "?lod=1000"],
+                         ids=["merged", "instanced", "impostors"])
 def test_page_renders_bodies_follows_the_slider_and_picks_a_body(viewer, tmp_path, query):
     if not (os.path.isfile(CHROMIUM) and shutil.which("node")):
         pytest.skip("headless test needs chromium (apt install chromium) and node")
@@ -133,8 +135,16 @@ def test_page_renders_bodies_follows_the_slider_and_picks_a_body(viewer, tmp_pat
     assert out["bodies"] == 9  # every body of the model is drawn
     # the deck turns cube (i, j, k) by 5 ((i + j + k) % 3) degrees before the run: 3 referential
     # shapes of 2, 3, 3 cubes, i.e. 3 InstancedMeshes, or one merged mesh of 8; the box apart
-    m = out["meshes"]
-    assert (sorted(m["instanced"]), m["merged"]) == (([2, 3, 3], [1]) if query else ([], [8, 1]))
+    m, instanced = out["meshes"], "instancing" in query
+    assert (sorted(m["instanced"]), m["merged"]) == (([2, 3, 3], [1]) if instanced else ([], [8, 1]))
+    if not instanced:
+        # the cubes as impostors (one point each; the fragment shader casts the pixel's view ray
+        # against the slabs of the 3 face pairs) give the image of their meshes: both sample
+        # pixel centres, so only pixels at ties of depth or coverage and colour rounding may
+        # differ: < 1 % (0 measured). Cubes beyond the GL's largest point size / 1.5 (166 px on
+        # llvmpipe) stay meshes: 7 of the 8 here
+        assert out["lod"]["impostors"] >= 4, out["lod"]
+        assert out["lod"]["lit"] > 0.1 and out["lod"]["differing"] < 0.01, out["lod"]
     (i0, x0), (i1, x1) = out["before"], out["after"]
     assert (i0, i1) == (0, 60)
     # the cubes settle ~20 mm lower onto the floor (or each other) by the last frame
@@ -149,6 +159,7 @@ def test_page_renders_bodies_follows_the_slider_and_picks_a_body(viewer, tmp_pat
     assert out["stats"]["variance"] > 50.0
     assert (art / "viewer-screenshot.png").stat().st_size > 10000
     print(f"viewer{query}: render loop {out['fps']:.1f} frames/s in headless Chromium (software GL); "
+          f"impostors against meshes: {100 * out['lod']['differing']:.2f} % of the pixels differ; "
           f"screenshot {art / 'viewer-screenshot.png'}")
 
 
@@ -203,21 +214,88 @@ def test_ten_thousand_bodies_frame_rate_is_printed(tmp_path):
         out = json.loads(p.stdout.strip().splitlines()[-1])
         assert out["errors"] == [] and out["bodies"] == 10000
         pr, play = out["profile"], out["play"]
-        # the fitted view holds every cube, each drawn with only its faces towards the camera:
-        # a point outside a cube sees 1 to 3 of its 6 faces (2 triangles each)
+        # the fitted view holds every cube: those small on screen as impostors (one point each),
+        # the others with only their faces towards the camera: a point outside a cube sees 1 to
+        # 3 of its 6 faces (2 triangles each)
         assert pr["drawn_bodies"] == 10000
-        assert 2 * 10000 <= pr["triangles"] <= 6 * 10000
+        meshes = 10000 - pr["impostors"]
+        assert pr["points"] == pr["impostors"]
+        assert 2 * meshes <= pr["triangles"] <= 6 * meshes
         assert play["frames"] > 0
         cpu, idle = play["cpu_ms_per_frame"], out["render_cpu_ms_per_frame"]
         print(f"viewer, 10000 bodies ({pr['gl_renderer']}): page ready in "
-              f"{out['load_seconds']:.1f} s; PLAYING (new placements every drawn frame): "
+              f"{out['load_seconds']:.1f} s; PLAYING (new placements every drawn frame, drawn at "
+              f"{play.get('scale', 1)} of the resolution per axis): "
               f"{play['fps']:.1f} frames/s, browser CPU per frame {cpu['total']:.0f} ms (page JS "
               f"{cpu['renderer']:.0f}, GL + compositing {cpu['gpu']:.0f}); redrawing one frame: "
               f"{out['render_fps']:.1f} frames/s, CPU {idle['total']:.0f} ms; stepping with goto "
               f"{out['step_fps']:.1f} frames/s; per frame {pr['triangles']} triangles in "
-              f"{pr['calls']} draw calls on {pr['width']}x{pr['height']} px, one render "
+              f"{pr['calls']} draw calls ({pr['impostors']} bodies as impostors) on "
+              f"{pr['width']}x{pr['height']} px, one render "
               f"{pr['render_ms']:.0f} ms ({pr['geometry_ms']:.0f} ms at 1 % of the pixels), "
               f"placement + culling {pr['body_update_ms']:.1f} ms, frame fetch {pr['fetch_ms']:.0f} ms")
     finally:
         proc.terminate()
         proc.wait(10)
+
+
+BALLS = """
+sol = SOLFEC('DYNAMIC', 5E-3, 'out/balls')
+bulk = BULK_MATERIAL(sol, young=1E9, poisson=0.25, density=2E3)
+GRAVITY(sol, (0, 0, -9.81))
+BODY(sol, 'OBSTACLE', HULL([-0.1, -0.1, -0.05, 0.4, -0.1, -0.05, 0.4, 0.4, -0.05, -0.1, 0.4, -0.05,
+     -0.1, -0.1, 0, 0.4, -0.1, 0, 0.4, 0.4, 0, -0.1, 0.4, 0], 1, 1), bulk, label='floor')
+for k in range(8):
+    i, j, l = k % 2, (k // 2) % 2, k // 4
+    BODY(sol, 'RIGID', SPHERE((0.05 + 0.2 * i, 0.05 + 0.2 * j, 0.05 + 0.12 * l), 0.04, 1, 1), bulk,
+         label='ball-%d' % k)
+RUN(sol, GAUSS_SEIDEL_SOLVER(1E-6, 100), 0.05)
+"""
+
+
+def test_page_draws_spheres_as_impostors_and_picks_one(tmp_path):
+    """8 spheres on a floor: drawn as impostors (one point each, ray-sphere per pixel), picked
+    analytically, and close to their tessellated meshes."""
+    if not (os.path.isfile(CHROMIUM) and shutil.which("node")):
+        pytest.skip("headless test needs chromium (apt install chromium) and node")
+    if not os.path.isdir(os.path.join(VIEWER_DIR, "node_modules", "playwright-core")):
+        pytest.skip("viewer/node_modules missing: run `npm ci` in viewer/ (cmake/setup.sh)")
+    deck = tmp_path / "balls.py"
+    deck.write_text(BALLS)
+    run = subprocess.run([SOLFEC_EXE, str(deck)], cwd=tmp_path, capture_output=True, text=True,
+                         timeout=120)
+    assert run.returncode == 0, run.stderr
+    proc = subprocess.Popen([SOLFEC_EXE, "-v", "--port", "0", str(deck)], cwd=tmp_path,
+                            stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    try:
+        port = None
+        for line in proc.stdout:
+            m = re.search(r"serving http://127\.0\.0\.1:(\d+)/", line)
+            if m:
+                port = int(m.group(1))
+                break
+        assert port is not None
+        art = tmp_path / "artefacts"
+        art.mkdir()
+        p = subprocess.run(["node", os.path.join(ROOT, "tests", "viewer", "e2e.mjs"),
+                            f"http://127.0.0.1:{port}/", str(art)], capture_output=True,
+                           text=True, timeout=50, env={**os.environ, "VIEWER_DIR": VIEWER_DIR,
+                                                       "CHROMIUM": CHROMIUM})
+        assert p.returncode == 0, p.stderr
+        out = json.loads(p.stdout.strip().splitlines()[-1])
+    finally:
+        proc.terminate()
+        proc.wait(10)
+    assert out["errors"] == []
+    assert out["nframes"] == 11 and out["bodies"] == 9
+    assert (out["meshes"]["instanced"], out["meshes"]["merged"]) == ([], [1])  # the floor
+    lod = out["meshLod"]
+    print(f"spheres: {lod}")
+    # every ball is an impostor (each < 166 px across); as meshes of 520 triangles (polygonal
+    # silhouettes, Gouraud shading) the image differs by less than 1 % of its pixels (0.14 %
+    # measured; the balls cover ~17 %)
+    assert lod["current"] == 8 and lod["impostors"] == 0
+    assert lod["lit"] > 0.1 and lod["differing"] < 0.01, lod
+    assert out["pick2"] is not None and re.match(r"ball-\d", out["pick2"]["label"])
+    assert f"label    {out['pick2']['label']}" in out["info"] and "kind     RIGID" in out["info"]
+    assert out["stats"]["variance"] > 50.0

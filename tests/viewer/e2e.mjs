@@ -18,6 +18,8 @@ try {
   out.bodies = await page.evaluate(`${v}.bodyCount()`);
   out.models = await page.evaluate(`${v}.state.models.length`);
   out.meshes = await page.evaluate(`${v}.meshes()`);
+  out.lod = await page.evaluate(`${v}.compareLod(1000)`);  // every convex body an impostor
+  out.meshLod = await page.evaluate(`${v}.compareLod(0)`);  // no impostors (spheres as meshes)
   const pick = await page.evaluate(`${v}.visibleBody()`);
   out.pick = pick;
   out.before = await page.evaluate(`[${v}.state.index, ${v}.bodyPosition(${pick ? pick.id : 1})]`);
