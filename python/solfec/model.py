@@ -424,6 +424,10 @@ class BODY:
     def _d(self):
         d = self._solfec._domain
         if not d.has_body(self._id):
+            emptied = getattr(self, "_emptied_by", None)  # PARTITION (solfec/partition.py)
+            if emptied:
+                raise ValueError(f"{emptied}: body {self._id} was emptied by {emptied}; use "
+                                 f"the part BODY objects that {emptied} returned")
             raise ValueError(f"BODY: body {self._id} has been deleted")
         return d
 

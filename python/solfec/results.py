@@ -24,7 +24,7 @@ __all__ = ["Results", "results_path", "is_valid", "FORMAT", "VERSION", "BODY_KIN
 FORMAT = "solfec-results"
 VERSION = 2  # 2: per-frame constraint states + /constraints/table (docs/output.md)
 BODY_KINDS = ("RIGID", "PSEUDO_RIGID", "FINITE_ELEMENT", "OBSTACLE")
-CONSTRAINT_KINDS = ("CONTACT", "FIXPNT", "FIXDIR", "VELODIR", "RIGLNK", "SPRING")
+CONSTRAINT_KINDS = ("CONTACT", "FIXPNT", "FIXDIR", "VELODIR", "RIGLNK", "SPRING", "GLUEPNT")
 ENERGY_NAMES = ("KINETIC", "INTERNAL", "EXTERNAL", "CONTACT", "FRICTION")
 TIMING_NAMES = ("TIMINT", "CONUPD", "CONDET", "LOCDYN", "CONSOL", "PARBAL")
 

@@ -19,6 +19,7 @@
 #include "body/fem/fe_body.h"
 #include "body/fem/ffr_body.h"
 #include "domain/domain.h"
+#include "domain/partition.h"
 #include "domain/progress.h"
 #include "domain/springs.h"
 
@@ -144,6 +145,8 @@ void DefineBodyAccess(py::class_<Domain>& c) {
                               "(argument 'body')");
            })
       .def("delete_body", &Domain::DeleteBody)
+      // PARTITION (python/solfec/partition.py): the part ids
+      .def("partition_body", &domain::PartitionBody, py::arg("body"), py::arg("parts"))
       .def("has_body", [](const Domain& d, Id id) { return d.FindBody(id) != nullptr; })
       .def("body_ids",
            [](const Domain& d) {
@@ -342,7 +345,8 @@ void DefineConstraintAccess(py::class_<Domain>& c) {
       .def("constraint_point",
            [](Domain& d, Id id) {
              const Constraint& c = GetConstraint(d, id);
-             if (c.kind == ConstraintKind::kRigidLink || c.kind == ConstraintKind::kSpring)
+             if (c.kind == ConstraintKind::kRigidLink || c.kind == ConstraintKind::kSpring ||
+                 c.kind == ConstraintKind::kGlue)
                return py::make_tuple(c.point.x(), c.point.y(), c.point.z(), c.point2.x(),
                                      c.point2.y(), c.point2.z());
              return py::make_tuple(c.point.x(), c.point.y(), c.point.z());
@@ -526,9 +530,28 @@ void DefineDomain(py::module_& m) {
       // The last step's local dynamics as flat lists (LOCDYN_DUMP): block CSR row_ptr, col,
       // W (9 per block, row-major), B, R, U (3 per row, local T1, T2, N), law kinds
       // (0 contact, 1 equality, 2 normal equality) and friction coefficients.
+      // Under solfec-mpi (collective) the whole problem of all ranks, rows in rank order.
+      // ids, body1, body2, point: who each row is.
       .def("last_problem", [](const Domain& d) {
-        const solvers::BlockProblem& p = d.last_problem();
+        solvers::BlockProblem gathered;
+        std::vector<domain::ProblemRow> gathered_rows;
+        if (d.decomposition()) d.decomposition()->GatherProblem(d, gathered, gathered_rows);
+        const solvers::BlockProblem& p = d.decomposition() ? gathered : d.last_problem();
+        const std::vector<domain::ProblemRow>& rows =
+            d.decomposition() ? gathered_rows : d.last_problem_rows();
         py::dict out;
+        std::vector<Id> ids, body1, body2;
+        std::vector<double> point;
+        for (const domain::ProblemRow& r : rows) {
+          ids.push_back(r.id);
+          body1.push_back(r.body1);
+          body2.push_back(r.body2);
+          point.insert(point.end(), r.point.data(), r.point.data() + 3);
+        }
+        out["ids"] = ids;
+        out["body1"] = body1;
+        out["body2"] = body2;
+        out["point"] = point;
         std::vector<double> W, B, R, U, mu, shift;  // shift: eta min(0, U_N^t) (eq. 7.1)
         std::vector<int> kind;
         for (const Mat3& w : p.W)

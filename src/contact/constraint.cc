@@ -11,6 +11,7 @@ const char* KindName(ConstraintKind k) {
     case ConstraintKind::kVeloDir: return "VELODIR";
     case ConstraintKind::kRigidLink: return "RIGLNK";
     case ConstraintKind::kSpring: return "SPRING";
+    case ConstraintKind::kGlue: return "GLUEPNT";
   }
   return "UNKNOWN";
 }

@@ -13,8 +13,10 @@
 
 namespace solfec::contact {
 
-enum class ConstraintKind { kContact, kFixPoint, kFixDirection, kVeloDir, kRigidLink, kSpring };
-// "CONTACT", "FIXPNT", "FIXDIR", "VELODIR", "RIGLNK", "SPRING"
+// kGlue (PARTITION): referential point X1 of body1 and X2 of body2 move together (3 rows).
+enum class ConstraintKind { kContact, kFixPoint, kFixDirection, kVeloDir, kRigidLink, kSpring,
+                            kGlue };
+// "CONTACT", "FIXPNT", "FIXDIR", "VELODIR", "RIGLNK", "SPRING", "GLUEPNT"
 const char* KindName(ConstraintKind k);
 
 // PUT_SPRING axis: along the line point1-point2 (follower), a fixed spatial direction, or a
@@ -32,7 +34,7 @@ struct Constraint {
   int piece1 = -1, piece2 = -1;               // shape pieces (contacts)
 
   Vec3 point = Vec3::Zero();                  // current spatial point (RIGLNK: on body1)
-  Vec3 point2 = Vec3::Zero();                 // RIGLNK: current point on body2
+  Vec3 point2 = Vec3::Zero();                 // RIGLNK, GLUEPNT: current point on body2
   Mat3 base = Mat3::Identity();               // columns T1, T2, N
   double area = 0.0, gap = 0.0;
   Vec3 R = Vec3::Zero();       // reaction impulse / h in the local base (average force)

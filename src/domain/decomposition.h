@@ -14,6 +14,15 @@ namespace solfec::domain {
 
 class Domain;
 
+// Who a row of the last step's local dynamics is (LOCDYN_DUMP): the constraint's id, its
+// bodies (-1: none) and its spatial point.
+struct ProblemRow {
+  Id id = -1;
+  Id body1 = -1;
+  Id body2 = -1;
+  Vec3 point = Vec3::Zero();
+};
+
 // Every rank holds every body of the deck (the deck runs on every rank); a body is *owned*
 // by one rank, which integrates it, and is a *ghost* on the ranks whose bodies it may touch
 // (refreshed from the owner every step). Obstacles are integrated everywhere. A constraint
@@ -47,6 +56,11 @@ class Decomposition {
   // output and at the end of RUN): states from the owners, work done on ghosts to the
   // owners, the other ranks' contacts copied in (removed again by the next BeginStep).
   virtual void Synchronize(Domain& d) = 0;
+  // Collective: the whole last-step local dynamics on every rank, as the serial run would
+  // assemble it: every rank's rows (in rank order) with their B as assembled, and the W blocks
+  // between rows of different ranks (h H_a A^-1 H_c^T through their shared bodies) added.
+  virtual void GatherProblem(const Domain& d, solvers::BlockProblem& whole,
+                             std::vector<ProblemRow>& rows) = 0;
   // IMBALANCE_TOLERANCE(solfec, tolerance, lockdir, degenratio, weightfactor).
   virtual void SetBalance(double tolerance, bool lockdir, double degenratio,
                           double weightfactor, int updatefreq) = 0;

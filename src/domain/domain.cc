@@ -137,9 +137,11 @@ void Domain::Step(solvers::ConstraintSolver& solver) {
     Timer balance;
     balance.Start();
     const std::string name = solver.name();
-    if (solver.matrix_free() || (name != "GAUSS_SEIDEL_SOLVER" && name != "PENALTY_SOLVER"))
-      throw InputError(std::string(solver.name()) + ": not available in solfec-mpi runs yet; "
-                       "use GAUSS_SEIDEL_SOLVER or PENALTY_SOLVER (docs/parallel.md)");
+    if (solver.matrix_free() || (name != "GAUSS_SEIDEL_SOLVER" && name != "PENALTY_SOLVER" &&
+                                 name != "NEWTON_SOLVER"))
+      throw InputError(std::string(solver.name()) + (solver.matrix_free() ? " (locdyn 'OFF')" : "") +
+                       ": not available in solfec-mpi runs yet; use GAUSS_SEIDEL_SOLVER, "
+                       "PENALTY_SOLVER or NEWTON_SOLVER (docs/parallel.md)");
     dec->BeginStep(*this);
     constraint_index_valid_ = false;
     stage_times_.PARBAL = balance.Stop();
@@ -172,6 +174,12 @@ void Domain::Step(solvers::ConstraintSolver& solver) {
   for (Constraint& c : constraints_)
     if (Home(c)) rows.push_back(&c);
   local_dynamics_.Assemble(rows, t, h, problem_, {solver.matrix_free(), qs});
+  problem_rows_.resize(rows.size());
+  for (size_t i = 0; i < rows.size(); ++i) {
+    const Constraint& c = *rows[i];
+    problem_rows_[i] = {c.id, c.body1 ? c.body1->id() : -1, c.body2 ? c.body2->id() : -1,
+                        c.point};
+  }
   stage_times_.LOCDYN = timer.Stop();
 
   // solve C(B + W R, R) = 0                                            (solvers)
@@ -300,6 +308,10 @@ void Domain::UpdateUserConstraints() {
       }
       case ConstraintKind::kSpring:
         UpdateSpring(c, analysis_ == Analysis::kQuasiStatic);
+        break;
+      case ConstraintKind::kGlue:  // PARTITION
+        c.point = c.body1->SpatialPoint(c.X1);
+        c.point2 = c.body2->SpatialPoint(c.X2);
         break;
     }
   }

@@ -141,6 +141,7 @@ class Domain {
   const solvers::SolverStats& solver_stats() const { return solver_stats_; }
   // The local dynamics U = W R + B of the last step as solved (LOCDYN_DUMP).
   const solvers::BlockProblem& last_problem() const { return problem_; }
+  const std::vector<ProblemRow>& last_problem_rows() const { return problem_rows_; }
   const StageTimes& stage_times() const { return stage_times_; }
   int num_contacts() const;
   int num_deleted_bodies_last_step() const { return deleted_last_step_; }
@@ -181,6 +182,7 @@ class Domain {
   ContactManager contacts_;
   local_dynamics::LocalDynamics local_dynamics_;
   solvers::BlockProblem problem_;
+  std::vector<ProblemRow> problem_rows_;  // who the rows of problem_ are
   solvers::SolverStats solver_stats_;
   StageTimes stage_times_;
   double run_end_time_ = 0.0;

@@ -38,7 +38,7 @@ struct BodyStateRow {
 // state rows below; python/solfec/results.py assembles the same 296-byte record).
 struct ConstraintRow {
   int64_t id = 0;
-  int32_t kind = 0;                   // 0 CONTACT 1 FIXPNT 2 FIXDIR 3 VELODIR 4 RIGLNK 5 SPRING
+  int32_t kind = 0;                   // 0 CONTACT 1 FIXPNT 2 FIXDIR 3 VELODIR 4 RIGLNK 5 SPRING 6 GLUEPNT
   int32_t age = 0;
   int64_t body1 = -1, body2 = -1;
   double point[3] = {0, 0, 0}, point2[3] = {0, 0, 0};

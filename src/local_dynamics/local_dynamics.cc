@@ -114,6 +114,10 @@ Law MakeLaw(const Constraint& c, double t, double h, bool quasi_static) {
     case ConstraintKind::kSpring:
       law.kind = LawKind::kSpring;  // force and slope need B (SetSpringLaw in Assemble)
       break;
+    case ConstraintKind::kGlue:  // PARTITION: x2 - x1 -> 0 (U = v2 - v1, identity base)
+      law.kind = LawKind::kEquality;
+      law.target = c.base.transpose() * reach * (Point1(c) - c.body2->SpatialPoint(c.X2));
+      break;
   }
   return law;
 }

@@ -4,6 +4,7 @@
 
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include <Eigen/SparseCore>
@@ -174,6 +175,12 @@ class FeBody : public Body {
   // `surfid`; positive p pushes into the body (traction -p n, n the outward normal).
   // Throws InputError naming PRESSURE (argument 'surfid') when no boundary face has it.
   void AddPressure(int surfid, ScalarOrSeries value);
+  // The PRESSURE loads as (surfid, value), in the order added (PARTITION copies them).
+  std::vector<std::pair<int, ScalarOrSeries>> pressure_loads() const {
+    std::vector<std::pair<int, ScalarOrSeries>> out;
+    for (const Pressure& p : pressures_) out.emplace_back(p.surfid, p.value);
+    return out;
+  }
   // Generalized force of the pressures at time t (part of ExternalForce).
   VecX PressureForce(double t) const;
   VecX ExternalForce(double t, double h, const Vec3& gravity) const override;
