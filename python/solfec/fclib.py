@@ -64,7 +64,7 @@ def LOCDYN_DUMP(solfec, path, title="solfec local dynamics"):
     if not isinstance(path, str) or not path:
         raise TypeError(f"{r}: argument 'path' must be a non-empty string, got {path!r}")
     h5py = _h5py(r)
-    p = solfec._domain.last_problem()
+    p = solfec._domain.last_problem()  # under solfec-mpi: every rank's rows (collective)
     kind = np.asarray(p["kind"], dtype=int)
     n = len(kind)
     row_ptr, col = np.asarray(p["row_ptr"], dtype=int), np.asarray(p["col"], dtype=int)
@@ -101,6 +101,18 @@ def LOCDYN_DUMP(solfec, path, title="solfec local dynamics"):
     colptr = np.zeros(m + 1, dtype=np.int32)
     np.add.at(colptr, cols + 1, 1)
     colptr = np.cumsum(colptr).astype(np.int32)
+    from . import run
+    if run.RANK() > 0:  # rank 0 writes the whole problem
+        run.BARRIER()
+        return len(contacts)
+    try:
+        _write_dump(h5py, path, title, solfec, p, contacts, m, rows, colptr, vals, q, R, U)
+    finally:
+        run.BARRIER()
+    return len(contacts)
+
+
+def _write_dump(h5py, path, title, solfec, p, contacts, m, rows, colptr, vals, q, R, U):
     with h5py.File(path, "w") as f:
         g = f.create_group("fclib_local")
         g.create_dataset("spacedim", data=np.array([3], dtype=np.int32))
@@ -124,7 +136,13 @@ def LOCDYN_DUMP(solfec, path, title="solfec local dynamics"):
         s.create_dataset("u", data=(U[contacts] + np.c_[np.zeros((len(contacts), 2)),
                                                         np.asarray(p["shift"])[contacts]])
                          [:, _TO_FCLIB].reshape(-1))
-    return len(contacts)
+        # not FCLIB: who the contacts are (constraint id, bodies, spatial point), so that dumps
+        # of one step from runs on different numbers of ranks can be matched row by row
+        w = f.create_group("solfec_rows")
+        w.create_dataset("id", data=np.asarray(p["ids"], dtype=np.int64)[contacts])
+        w.create_dataset("body1", data=np.asarray(p["body1"], dtype=np.int64)[contacts])
+        w.create_dataset("body2", data=np.asarray(p["body2"], dtype=np.int64)[contacts])
+        w.create_dataset("point", data=np.asarray(p["point"], dtype=float).reshape(-1, 3)[contacts])
 
 
 def _read_matrix(w):

@@ -3,6 +3,8 @@
 
 #include <algorithm>
 #include <cmath>
+#include <iterator>
+#include <limits>
 #include <set>
 #include <sstream>
 
@@ -115,122 +117,12 @@ void UnpackDynamic(const double* p, Constraint& c) {
   c.stroke = p[43];
 }
 
-// body->ApplyInverseInertia on a vector.
-VecX InverseInertiaTimes(const Body& b, const VecX& x) {
-  MatX g = x;
-  b.ApplyInverseInertia(g);
-  return g.col(0);
-}
-
 }  // namespace
-
-// ---------------------------------------------------------------- coupled solve
-
-// The ProcessCoupling of one step: for every body that rows of several ranks touch, the
-// impulse h sum sign H^T R of this rank's rows goes to the other touching ranks, and the
-// velocity A^-1 (their impulses) enters B of this rank's rows on that body.
-class DomainDecomposition::Coupling final : public solvers::ProcessCoupling {
- public:
-  explicit Coupling(DomainDecomposition& dd) : dd_(dd) {}
-
-  struct Entry {
-    int row = 0;
-    double sign = 1.0;
-    body::HOperator H;
-  };
-  struct Shared {
-    Body* body = nullptr;
-    std::vector<Entry> entries;
-    VecX ext;
-  };
-
-  void Reset(const solvers::BlockProblem& P) {
-    shared_.clear();
-    to_rank_.assign(dd_.comm_.size(), {});
-    B0_ = P.B;
-    h_ = P.step;
-  }
-  std::vector<Shared>& shared() { return shared_; }
-  std::vector<std::vector<int>>& to_rank() { return to_rank_; }
-
-  // Message sizes of this step's exchanges (both sides know the shared bodies): one
-  // MPI_Alltoall here, then one MPI_Alltoallv per Exchange.
-  void Plan() {
-    const int n = dd_.comm_.size();
-    scount_.assign(n, 0);
-    for (int q = 0; q < n; ++q)
-      for (int k : to_rank_[q]) scount_[q] += shared_[k].body->num_dofs();
-    rcount_ = dd_.comm_.AllToAllCounts(scount_);
-    for (int q = 0; q < n; ++q)
-      if (rcount_[q] != scount_[q])
-        throw SolverError("solfec-mpi: ranks disagree on the bodies they share");
-  }
-
-  void Exchange(solvers::BlockProblem& P) override {
-    Timer t;
-    t.Start();
-    const int n = dd_.comm_.size();
-    send_.clear();
-    for (int q = 0; q < n; ++q) {
-      for (int k : to_rank_[q]) {
-        const Shared& s = shared_[k];
-        const size_t at = send_.size();
-        send_.resize(at + s.body->num_dofs(), 0.0);
-        for (const Entry& e : s.entries) {
-          const Vec3 r = (h_ * e.sign) * P.R[e.row];
-          for (size_t j = 0; j < e.H.dofs.size(); ++j)
-            send_[at + e.H.dofs[j]] += e.H.values.col(j).dot(r);
-        }
-      }
-    }
-    dd_.comm_.AllToAllKnown(send_, scount_, recv_, rcount_);
-    dd_.bytes_sent_ += 8.0 * static_cast<double>(send_.size());
-    dd_.comm_time_ += t.Stop();
-    for (Shared& s : shared_) s.ext.setZero(s.body->num_dofs());
-    size_t pos = 0;
-    for (int q = 0; q < n; ++q) {
-      for (int k : to_rank_[q]) {
-        Shared& s = shared_[k];
-        const int nd = s.body->num_dofs();
-        s.ext += Eigen::Map<const VecX>(recv_.data() + pos, nd);
-        pos += nd;
-      }
-    }
-    for (const Shared& s : shared_)
-      for (const Entry& e : s.entries) P.B[e.row] = B0_[e.row];
-    for (const Shared& s : shared_) {
-      if (s.ext.isZero(0.0)) continue;
-      const VecX du = InverseInertiaTimes(*s.body, s.ext);
-      for (const Entry& e : s.entries) {
-        Vec3 v = Vec3::Zero();
-        for (size_t j = 0; j < e.H.dofs.size(); ++j) v += e.H.values.col(j) * du[e.H.dofs[j]];
-        P.B[e.row] += e.sign * v;
-      }
-    }
-    dd_.exchanges_ += 1;
-  }
-
-  void Sum(std::vector<double>& values) override {
-    Timer t;
-    t.Start();
-    dd_.comm_.ConsistentSum(values);
-    dd_.comm_time_ += t.Stop();
-  }
-
- private:
-  DomainDecomposition& dd_;
-  std::vector<Shared> shared_;
-  std::vector<std::vector<int>> to_rank_;  // per rank: indices of shared_ sent to / from it
-  std::vector<Vec3> B0_;
-  double h_ = 0.0;
-  std::vector<int> scount_, rcount_;
-  std::vector<double> send_, recv_;
-};
 
 // ---------------------------------------------------------------- ownership
 
 DomainDecomposition::DomainDecomposition(MPI_Comm comm)
-    : comm_(comm), coupling_(std::make_unique<Coupling>(*this)) {}
+    : comm_(comm), coupling_(std::make_unique<RankCoupling>(comm_, coupling_stats_)) {}
 
 DomainDecomposition::~DomainDecomposition() = default;
 
@@ -570,7 +462,7 @@ void DomainDecomposition::PrepareSolve(domain::Domain& d, const std::vector<Cons
   }
   // 3. The coupling: this rank's rows on every shared body, in body id order on all ranks.
   coupling_->Reset(problem);
-  auto& shared = coupling_->shared();
+  std::vector<RankCoupling::Shared>& shared = coupling_->shared();
   std::map<Id, int> index;
   for (const auto& [id, ranks] : others) {
     if (!touched.count(id)) continue;
@@ -587,7 +479,7 @@ void DomainDecomposition::PrepareSolve(domain::Domain& d, const std::vector<Cons
       if (!b) continue;
       auto it = index.find(b->id());
       if (it == index.end()) continue;
-      Coupling::Entry e;
+      RankCoupling::Entry e;
       e.row = static_cast<int>(i);
       e.sign = (k == 0 && two) ? -1.0 : 1.0;
       b->ComputeH(k == 0 ? c.X1 : c.X2, c.base, e.H);
@@ -630,6 +522,106 @@ std::vector<Id> DomainDecomposition::GatherIds(const std::vector<Id>& mine) {
   std::vector<std::int64_t> v(mine.begin(), mine.end());
   const std::vector<std::int64_t> all = comm_.AllGather(v);
   return std::vector<Id>(all.begin(), all.end());
+}
+
+// ---------------------------------------------------------------- whole problem
+
+namespace {
+
+constexpr int kRowRecord = 24;  // doubles per row before its blocks (PackRow)
+
+void PackRow(const domain::ProblemRow& r, const solvers::Law& law, const Vec3& B0,
+             const Vec3& R, const Vec3& U, std::vector<double>& out) {
+  for (Id x : {r.id, r.body1, r.body2}) out.push_back(static_cast<double>(x));
+  Put(out, r.point);
+  out.push_back(static_cast<double>(static_cast<int>(law.kind)));
+  for (double x : {law.friction, law.restitution, law.UN_prev, law.cohesion})
+    out.push_back(x);
+  out.push_back(law.cohesive ? 1.0 : 0.0);
+  for (const Vec3& v : {law.target, B0, R, U}) Put(out, v);
+}
+
+void UnpackRow(const double* p, domain::ProblemRow& r, solvers::Law& law, Vec3& B, Vec3& R,
+               Vec3& U) {
+  r = {static_cast<Id>(p[0]), static_cast<Id>(p[1]), static_cast<Id>(p[2]), Get3(p + 3)};
+  law.kind = static_cast<solvers::LawKind>(static_cast<int>(p[6]));
+  law.friction = p[7];
+  law.restitution = p[8];
+  law.UN_prev = p[9];
+  law.cohesion = p[10];
+  law.cohesive = p[11] != 0.0;
+  law.target = Get3(p + 12);
+  B = Get3(p + 15);
+  R = Get3(p + 18);
+  U = Get3(p + 21);
+}
+
+}  // namespace
+
+// Every rank packs [rows, per row: PackRow, block count, (column id, 9 values)...], the
+// cross-rank blocks of its rows included; all ranks gather all and index the columns.
+void DomainDecomposition::GatherProblem(const domain::Domain& d, solvers::BlockProblem& whole,
+                                        std::vector<domain::ProblemRow>& rows) {
+  const solvers::BlockProblem& P = d.last_problem();
+  const std::vector<domain::ProblemRow>& mine = d.last_problem_rows();
+  const int n = P.size();
+  std::vector<Id> ids(n);
+  for (int a = 0; a < n; ++a) ids[a] = mine[a].id;
+  const bool coupled = started_ && coupling_->B0().size() == static_cast<size_t>(n);
+  const std::map<std::pair<Id, Id>, Mat3> cross =
+      started_ ? coupling_->CrossBlocks(ids) : std::map<std::pair<Id, Id>, Mat3>{};
+  std::vector<double> out{static_cast<double>(n)};
+  for (int a = 0; a < n; ++a) {
+    const Vec3 zero = Vec3::Zero();
+    PackRow(mine[a], P.laws[a], coupled ? coupling_->B0()[a] : P.B[a],
+            a < static_cast<int>(P.R.size()) ? P.R[a] : zero,
+            a < static_cast<int>(P.U.size()) ? P.U[a] : zero, out);
+    const auto first = cross.lower_bound({ids[a], std::numeric_limits<Id>::min()});
+    auto last = first;
+    while (last != cross.end() && last->first.first == ids[a]) ++last;
+    out.push_back(static_cast<double>(P.row_ptr[a + 1] - P.row_ptr[a] + std::distance(first, last)));
+    for (int k = P.row_ptr[a]; k < P.row_ptr[a + 1]; ++k) {
+      out.push_back(static_cast<double>(ids[P.col[k]]));
+      out.insert(out.end(), P.W[k].data(), P.W[k].data() + 9);
+    }
+    for (auto it = first; it != last; ++it) {
+      out.push_back(static_cast<double>(it->first.second));
+      out.insert(out.end(), it->second.data(), it->second.data() + 9);
+    }
+  }
+  const std::vector<double> all = comm_.AllGather(out);
+  // rows first (their ids index the columns), then the blocks
+  rows.clear();
+  whole = solvers::BlockProblem();
+  whole.step = P.step;
+  std::vector<std::vector<std::pair<Id, Mat3>>> blocks;
+  for (size_t i = 0; i < all.size();) {
+    const int m = static_cast<int>(all[i++]);
+    for (int a = 0; a < m; ++a) {
+      rows.emplace_back();
+      whole.laws.emplace_back();
+      whole.B.emplace_back();
+      whole.R.emplace_back();
+      whole.U.emplace_back();
+      UnpackRow(&all[i], rows.back(), whole.laws.back(), whole.B.back(), whole.R.back(),
+                whole.U.back());
+      i += kRowRecord;
+      const int nb = static_cast<int>(all[i++]);
+      blocks.emplace_back();
+      for (int k = 0; k < nb; ++k, i += 10)
+        blocks.back().emplace_back(static_cast<Id>(all[i]), Eigen::Map<const Mat3>(&all[i + 1]));
+    }
+  }
+  std::map<Id, int> index;
+  for (size_t a = 0; a < rows.size(); ++a) index[rows[a].id] = static_cast<int>(a);
+  whole.row_ptr.assign(1, 0);
+  for (const auto& row : blocks) {
+    for (const auto& [id, w] : row) {
+      whole.col.push_back(index.at(id));
+      whole.W.push_back(w);
+    }
+    whole.row_ptr.push_back(static_cast<int>(whole.col.size()));
+  }
 }
 
 // ---------------------------------------------------------------- synchronisation
@@ -724,21 +716,22 @@ void DomainDecomposition::Synchronize(domain::Domain& d) {
 }
 
 std::map<std::string, double> DomainDecomposition::Stats() {
-  std::vector<double> sums{bytes_sent_, migrations_, ghost_sum_, shared_sum_, exchanges_};
+  std::vector<double> sums{bytes_sent_ + coupling_stats_.bytes_sent, migrations_, ghost_sum_,
+                           shared_sum_};
   comm_.ConsistentSum(sums);
   std::map<std::string, double> out;
   out["ranks"] = comm_.size();
   out["steps"] = steps_;
   out["balance_time"] = comm_.AllReduceMax(balance_time_);
   out["begin_step_time"] = comm_.AllReduceMax(step_time_);
-  out["comm_time"] = comm_.AllReduceMax(comm_time_);
+  out["comm_time"] = comm_.AllReduceMax(comm_time_ + coupling_stats_.comm_time);
   out["bytes_sent"] = sums[0];
   out["bytes_per_step"] = steps_ > 0 ? sums[0] / steps_ : 0.0;
   out["migrations"] = migrations_;  // (every rank counts every move)
   out["rebalances"] = rebalances_;
   out["ghosts_per_step"] = steps_ > 0 ? sums[2] / steps_ : 0.0;
   out["shared_bodies_per_step"] = steps_ > 0 ? sums[3] / steps_ : 0.0;
-  out["exchanges"] = exchanges_;
+  out["exchanges"] = coupling_stats_.exchanges;
   out["imbalance"] = last_imbalance_;  // at the last check (largest rank load / average)
   return out;
 }

@@ -12,6 +12,7 @@
 #include "domain/domain.h"
 #include "parallel/communicator.h"
 #include "parallel/partitioner.h"
+#include "parallel/rank_coupling.h"
 #include "solvers/process_coupling.h"
 
 namespace solfec::parallel {
@@ -32,6 +33,8 @@ class DomainDecomposition final : public domain::Decomposition {
   void FinishSolve(domain::Domain& d) override;
   std::vector<Id> GatherIds(const std::vector<Id>& mine) override;
   void Synchronize(domain::Domain& d) override;
+  void GatherProblem(const domain::Domain& d, solvers::BlockProblem& whole,
+                     std::vector<domain::ProblemRow>& rows) override;
   void SetBalance(double tolerance, bool lockdir, double degenratio, double weightfactor,
                   int updatefreq) override;
   std::map<std::string, double> Stats() override;
@@ -43,7 +46,6 @@ class DomainDecomposition final : public domain::Decomposition {
 
  private:
   enum State : unsigned char { kInactive = 0, kOwned = 1, kGhost = 2 };
-  class Coupling;
 
   int OwnerOf(Id id) const;
   void SetOwner(Id id, int rank);
@@ -69,12 +71,13 @@ class DomainDecomposition final : public domain::Decomposition {
   std::map<Id, std::array<double, 3>> ghost_work_;  // works of a ghost when last received
   std::map<Id, std::array<double, 3>> obstacle_work_;  // obstacle works when last synchronised
   std::vector<Id> foreign_;  // constraint ids copied in by Synchronize
-  std::unique_ptr<Coupling> coupling_;
+  CouplingStats coupling_stats_;
+  std::unique_ptr<RankCoupling> coupling_;
   std::vector<Id> remote_touched_;  // bodies owned elsewhere that this step's rows touch
   // statistics
   double balance_time_ = 0, step_time_ = 0, comm_time_ = 0, bytes_sent_ = 0;
   double migrations_ = 0, rebalances_ = 0, ghost_sum_ = 0, shared_sum_ = 0, steps_ = 0;
-  double exchanges_ = 0, last_imbalance_ = 1.0;
+  double last_imbalance_ = 1.0;
 };
 
 // The factory handed to the `_solfec` module by solfec-mpi (a PyCapsule of this pointer).

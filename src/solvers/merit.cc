@@ -47,17 +47,25 @@ double ComputeMerit(BlockProblem& problem) {
   return ComputeMerit(problem, W_inv, MeritDenominator(problem.B, W_inv));
 }
 
-double RelativeResidual(const BlockProblem& problem) {
-  double c2 = 0.0, r2 = 0.0, u2 = 0.0, b2 = 0.0;
+std::array<double, 4> RelativeResidualSums(const BlockProblem& problem) {
+  std::array<double, 4> s{0.0, 0.0, 0.0, 0.0};
   for (int a = 0; a < problem.size(); ++a) {
     const Mat3& W_aa = problem.W[problem.row_ptr[a]];
-    c2 += RowResidual(problem.laws[a], W_aa, problem.U[a], problem.R[a], true).squaredNorm();
-    r2 += problem.R[a].squaredNorm();
-    u2 += problem.U[a].squaredNorm();
-    b2 += problem.B[a].squaredNorm();
+    s[0] += RowResidual(problem.laws[a], W_aa, problem.U[a], problem.R[a], true).squaredNorm();
+    s[1] += problem.R[a].squaredNorm();
+    s[2] += problem.U[a].squaredNorm();
+    s[3] += problem.B[a].squaredNorm();
   }
-  const double scale2 = std::max({r2, u2, b2});
-  return scale2 > 0.0 ? std::sqrt(c2 / scale2) : 0.0;
+  return s;
+}
+
+double RelativeResidualOfSums(const std::array<double, 4>& s) {
+  const double scale2 = std::max({s[1], s[2], s[3]});
+  return scale2 > 0.0 ? std::sqrt(s[0] / scale2) : 0.0;
+}
+
+double RelativeResidual(const BlockProblem& problem) {
+  return RelativeResidualOfSums(RelativeResidualSums(problem));
 }
 
 }  // namespace solfec::solvers

@@ -3,6 +3,7 @@
 #pragma once
 
 #include <algorithm>
+#include <array>
 #include <vector>
 
 #include "base/types.h"
@@ -88,5 +89,9 @@ double ComputeMerit(BlockProblem& problem);
 // 4.4's fc3d_compute_error; the `residual` stopping test of the Gauss-Seidel and Newton
 // solvers. 0 when R, U and B all vanish.
 double RelativeResidual(const BlockProblem& problem);
+// Its sums (|C|^2, |R|^2, |U|^2, |B|^2) over this process's rows, and the value of sums
+// added over processes (solfec-mpi).
+std::array<double, 4> RelativeResidualSums(const BlockProblem& problem);
+double RelativeResidualOfSums(const std::array<double, 4>& sums);
 
 }  // namespace solfec::solvers

@@ -62,7 +62,7 @@ void NewtonSolver::set_options(const NewtonOptions& options) {
 double NewtonSolver::Residual(const BlockProblem& p, const std::vector<Vec3>& R, bool jacobian,
                               bool reuse_WR) {
   const int n = p.size();
-  if (!reuse_WR) p.MultiplyW(R, U_);
+  if (!reuse_WR) MultiplyWhole(p, R, U_);
   double phi = 0.0;
   for (int a = 0; a < n; ++a) {
     const Law& law = p.laws[a];
@@ -137,14 +137,41 @@ double NewtonSolver::Residual(const BlockProblem& p, const std::vector<Vec3>& R,
     J.computeInverseWithCheck(inv, ok, 1e-14 * std::max(1.0, J.cwiseAbs().maxCoeff()));
     M_[a] = ok ? inv : Mat3::Identity();
   }
-  return 0.5 * phi;
+  return 0.5 * (p.coupling ? p.coupling->Sum(phi) : phi);
+}
+
+void NewtonSolver::MultiplyWhole(const BlockProblem& p, const std::vector<Vec3>& x,
+                                 std::vector<Vec3>& y) {
+  p.MultiplyW(x, y);
+  if (p.coupling) p.coupling->AddCrossProduct(p, x, y);
+}
+
+double NewtonSolver::Dot(const BlockProblem& p, Eigen::Ref<const VecX> a,
+                         Eigen::Ref<const VecX> b) const {
+  const double d = a.dot(b);
+  return p.coupling ? p.coupling->Sum(d) : d;
+}
+
+double NewtonSolver::Merit(BlockProblem& problem, double denominator) {
+  if (!problem.coupling) return ComputeMerit(problem, W_inv_, denominator);
+  MultiplyWhole(problem, problem.R, problem.U);
+  for (int a = 0; a < problem.size(); ++a) problem.U[a] += problem.B[a];
+  return problem.coupling->Sum(MeritFromU(problem, W_inv_, denominator));
+}
+
+double NewtonSolver::Relative(BlockProblem& problem) const {
+  if (!problem.coupling) return RelativeResidual(problem);
+  const std::array<double, 4> s = RelativeResidualSums(problem);
+  std::vector<double> v(s.begin(), s.end());
+  problem.coupling->Sum(v);
+  return RelativeResidualOfSums({v[0], v[1], v[2], v[3]});
 }
 
 void NewtonSolver::MultiplyJ(const BlockProblem& p, const VecX& x, VecX& y) {
   const int n = p.size();
   work_.resize(n);
   for (int a = 0; a < n; ++a) work_[a] = Get(x, a);
-  p.MultiplyW(work_, work2_);
+  MultiplyWhole(p, work_, work2_);
   y.resize(3 * n);
   for (int a = 0; a < n; ++a)
     y.segment<3>(3 * a) = Dr_[a] * work_[a] +
@@ -161,7 +188,7 @@ int NewtonSolver::Gmres(const BlockProblem& p, VecX& dR) {
   const int n = 3 * p.size(), m = options_.linmaxiter;
   VecX rhs(n);
   for (int a = 0; a < p.size(); ++a) rhs.segment<3>(3 * a) = -C_[a];
-  const double rnorm0 = rhs.norm();
+  const double rnorm0 = std::sqrt(Dot(p, rhs, rhs));
   dR.setZero(n);
   if (rnorm0 == 0.0) return 0;
   const double tol = options_.resdec * rnorm0;
@@ -176,7 +203,7 @@ int NewtonSolver::Gmres(const BlockProblem& p, VecX& dR) {
       MultiplyJ(p, dR, r);
       r = rhs - r;
     }
-    double beta = r.norm();
+    double beta = std::sqrt(Dot(p, r, r));
     // A restart cycle that did not lower the residual: J is (nearly) singular on it.
     if (cycle > 0 && beta >= beta_prev) break;
     beta_prev = beta;
@@ -191,10 +218,10 @@ int NewtonSolver::Gmres(const BlockProblem& p, VecX& dR) {
       Precondition(V.col(k), z);
       MultiplyJ(p, z, w);
       for (int i = 0; i <= k; ++i) {  // modified Gram-Schmidt
-        H(i, k) = V.col(i).dot(w);
+        H(i, k) = Dot(p, V.col(i), w);
         w -= H(i, k) * V.col(i);
       }
-      H(k + 1, k) = w.norm();
+      H(k + 1, k) = std::sqrt(Dot(p, w, w));
       if (H(k + 1, k) > 0.0) V.col(k + 1) = w / H(k + 1, k);
       for (int i = 0; i < k; ++i) {  // apply the earlier Givens rotations
         const double t = cs(i) * H(i, k) + sn(i) * H(i + 1, k);
@@ -247,11 +274,12 @@ bool NewtonSolver::Smooth(BlockProblem& problem, SolverStats& stats, double& mer
   o.residual = options_.residual;
   GaussSeidelSolver gs(o);
   const SolverStats g = gs.Solve(problem);
+  if (problem.coupling) problem.B = B0_;  // its exchanges moved the others' R into B
   smoothing_sweeps_ += g.iters;
   stats.iters += g.iters;
   stats.merhist.insert(stats.merhist.end(), g.merhist.begin(), g.merhist.end());
   stats.mvhist.insert(stats.mvhist.end(), g.iters, 0);  // no GMRES products in a sweep
-  merit = ComputeMerit(problem, W_inv_, MeritDenominator(problem.B, W_inv_));
+  merit = Merit(problem, denominator_);
   return g.iters > 0;
 }
 
@@ -269,7 +297,12 @@ SolverStats NewtonSolver::Solve(BlockProblem& problem) {
   smoothing_next_ = options_.smoothing;
   SolverStats stats;
   InvertDiagonalBlocks(problem, W_inv_);
-  const double denominator = MeritDenominator(problem.B, W_inv_);
+  B0_ = problem.B;
+  denominator_ = problem.coupling
+                     ? MeritDenominatorOfSum(problem.coupling->Sum(
+                           MeritDenominatorSum(problem.B, W_inv_)))
+                     : MeritDenominator(problem.B, W_inv_);
+  const double denominator = denominator_;
   rho_.assign(n, 1.0);
   for (int a = 0; a < n; ++a) {
     const double tr = problem.W[problem.row_ptr[a]].trace();
@@ -287,10 +320,10 @@ SolverStats NewtonSolver::Solve(BlockProblem& problem) {
   // iterate whose U ComputeMerit has just set.
   auto met = [&](double merit) {
     return merit <= options_.meritval ||
-           (options_.residual > 0.0 && RelativeResidual(problem) <= options_.residual);
+           (options_.residual > 0.0 && Relative(problem) <= options_.residual);
   };
   for (int pass = 0; pass < kMaxCohesionPasses; ++pass) {
-    double merit = ComputeMerit(problem, W_inv_, denominator);
+    double merit = Merit(problem, denominator);
     bool done = met(merit);
     double phi = Residual(problem, problem.R, true);
     std::deque<double> memory{phi};
@@ -343,7 +376,7 @@ SolverStats NewtonSolver::Solve(BlockProblem& problem) {
         if (prox_ < kProxMin * options_.proximal) prox_ = 0.0;
       }
       ++stats.iters;
-      merit = ComputeMerit(problem, W_inv_, denominator);
+      merit = Merit(problem, denominator);
       done = met(merit);
       stats.merhist.push_back(merit);
       stats.mvhist.push_back(gmres_iters);
@@ -369,9 +402,10 @@ SolverStats NewtonSolver::Solve(BlockProblem& problem) {
         broken = true;
       }
     }
+    if (problem.coupling) broken = problem.coupling->Sum(broken ? 1.0 : 0.0) > 0.0;
     if (!broken || no_progress || stats.iters >= options_.maxiter) break;
   }
-  stats.merit = ComputeMerit(problem, W_inv_, denominator);
+  stats.merit = Merit(problem, denominator);
   stats.converged = met(stats.merit);
   stats.error = stats.converged ? "OK" : "DIVERGED";
   stats.row_merit = problem.merit;
@@ -400,6 +434,7 @@ SolverStats NewtonSolver::Solve(BlockProblem& problem) {
       stats.message += "; continued by GAUSS_SEIDEL_SOLVER (gsflag 'ON'): " + g.error;
     }
   }
+  if (problem.coupling) problem.coupling->Exchange(problem);  // B, U consistent with R
   problem.ComputeU();
   last_stats_ = stats;
   RecordIters(stats.iters);

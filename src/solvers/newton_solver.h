@@ -89,6 +89,12 @@ class NewtonSolver final : public ConstraintSolver {
   // Up to options_.smoothing Gauss-Seidel sweeps from problem.R (within maxiter); updates
   // stats (iters, merhist) and merit; false when no sweep was possible.
   bool Smooth(BlockProblem& problem, SolverStats& stats, double& merit);
+  // solfec-mpi (problem.coupling): the products, sums and merit over all processes' rows;
+  // in serial the plain local ones. B stays the assembled B0_ during the iterations.
+  void MultiplyWhole(const BlockProblem& p, const std::vector<Vec3>& x, std::vector<Vec3>& y);
+  double Dot(const BlockProblem& p, Eigen::Ref<const VecX> a, Eigen::Ref<const VecX> b) const;
+  double Merit(BlockProblem& problem, double denominator);  // fills U and merit
+  double Relative(BlockProblem& problem) const;  // RelativeResidual of the current U
 
   NewtonOptions options_;
   SolverStats last_stats_;
@@ -100,6 +106,8 @@ class NewtonSolver final : public ConstraintSolver {
   double prox_ = 0.0;  // current proximal factor (starts at options_.proximal)
   std::vector<Vec3> U_, C_, Ushift_, work_, work2_;
   std::vector<Mat3> Dr_, Du_, M_, W_inv_;
+  double denominator_ = 1.0;  // of the merit, over all processes
+  std::vector<Vec3> B0_;  // B as assembled (coupled runs: Gauss-Seidel smoothing changes B)
 };
 
 }  // namespace solfec::solvers

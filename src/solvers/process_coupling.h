@@ -4,6 +4,8 @@
 
 #include <vector>
 
+#include "base/types.h"
+
 namespace solfec::solvers {
 
 struct BlockProblem;
@@ -19,6 +21,12 @@ class ProcessCoupling {
   // bodies this process's rows also touch) cause at this process's rows; B0 is the problem's
   // B as assembled. Reads problem.R (this process's current reactions, sent to the others).
   virtual void Exchange(BlockProblem& problem) = 0;
+  // y += the velocity that x, taken as the reactions of every process's rows, causes at this
+  // process's rows through the other processes' rows (the W blocks between rows of
+  // different processes), so that W x over all processes is problem.MultiplyW(x) plus this
+  // (NEWTON_SOLVER's products). x, y: this process's rows.
+  virtual void AddCrossProduct(const BlockProblem& problem, const std::vector<Vec3>& x,
+                               std::vector<Vec3>& y) = 0;
   // Element-wise sums over all processes, in place.
   virtual void Sum(std::vector<double>& values) = 0;
   double Sum(double value) {

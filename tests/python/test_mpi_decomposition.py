@@ -171,3 +171,143 @@ def test_fe_blocks_on_three_ranks_one_rank_owning_nothing(tmp_path):
     # Energies agree (kinetic, internal, external, contact, friction) to the solver tolerance.
     for rep in reports:
         assert np.allclose(rep["energy"], serial["energy"], rtol=1e-5, atol=1e-9)
+
+
+def _dump(path):
+    """The FCLIB problem of a LOCDYN_DUMP file as dense W, q, mu, r and the row identities."""
+    import h5py
+    with h5py.File(path, "r") as f:
+        g = f["fclib_local"]
+        m = int(g["W/m"][0])
+        W = np.zeros((m, m))
+        p, i, x = g["W/p"][:], g["W/i"][:], g["W/x"][:]
+        for j in range(m):
+            W[i[p[j]:p[j + 1]], j] = x[p[j]:p[j + 1]]
+        rows = f["solfec_rows"]
+        who = np.c_[rows["body1"][:], rows["body2"][:]]
+        return W, g["vectors/q"][:], g["vectors/mu"][:], f["solution/r"][:], who, rows["point"][:]
+
+
+def _fclib_residual(W, q, mu, r):
+    """|r - P_K(r - rho (u + mu |u_T| e_N))| / |r| over all contacts, u = W r + q, FCLIB
+    order (N, T1, T2), rho = 1 / W_NN per contact, K the Coulomb cone of mu."""
+    u = W @ r + q
+    err = 0.0
+    for c in range(len(mu)):
+        s = slice(3 * c, 3 * c + 3)
+        ub = u[s] + np.array([mu[c] * np.linalg.norm(u[s][1:]), 0.0, 0.0])
+        z = r[s] - ub / W[3 * c, 3 * c]
+        zn, zt = z[0], np.linalg.norm(z[1:])
+        if zt <= mu[c] * zn:
+            p = z
+        elif mu[c] * zt <= -zn:
+            p = np.zeros(3)
+        else:
+            pn = (zn + mu[c] * zt) / (1.0 + mu[c] ** 2)
+            p = np.r_[pn, mu[c] * pn * z[1:] / zt]
+        err += np.sum((r[s] - p) ** 2)
+    return np.sqrt(err) / max(np.linalg.norm(r), 1e-300)
+
+
+def test_locdyn_dump_from_one_and_three_ranks_describes_the_same_problem(tmp_path):
+    # The wall after 30 steps: contacts between bricks owned by different ranks, so the dump
+    # from 3 ranks needs the W blocks between rows of different ranks (h H_a A^-1 H_c^T
+    # through a shared brick) that no rank assembles itself.
+    deck = WALL.replace("0.2)\n", "0.03)\nLOCDYN_DUMP(sol, 'dump.h5')\n", 1)
+    serial = run_serial(tmp_path, deck)
+    d, reports = run_parallel(tmp_path, deck, 3)
+    assert reports[0]["stats"]["shared_bodies_per_step"] > 0
+    W1, q1, mu1, r1, who1, pt1 = _dump(tmp_path / "serial" / "dump.h5")
+    W3, q3, mu3, r3, who3, pt3 = _dump(d / "dump.h5")
+    n = len(mu1)
+    assert n == len(mu3) > 40 and W1.shape == W3.shape
+    # Match the rows by bodies and point (the ranks number and order contacts differently).
+    perm = np.empty(n, dtype=int)
+    for a in range(n):
+        same = np.flatnonzero((who3 == who1[a]).all(axis=1))
+        k = same[np.argmin(np.linalg.norm(pt3[same] - pt1[a], axis=1))]
+        assert np.linalg.norm(pt3[k] - pt1[a]) < 1e-5  # configurations agree to ~1e-6
+        perm[a] = k
+    assert len(set(perm)) == n
+    idx = (3 * perm[:, None] + np.arange(3)).reshape(-1)
+    W3, q3, r3 = W3[np.ix_(idx, idx)], q3[idx], r3[idx]
+    # The same problem: W (blocks between rows of different ranks included) and q agree to the
+    # state agreement (~1e-6 relative), mu exactly, the solutions to the solver tolerance.
+    cross = 0
+    owner = {int(k): r for r, rep in enumerate(reports) for k in rep["here"]}
+    assert np.abs(W3 - W1).max() <= 1e-5 * np.abs(W1).max()
+    assert np.abs(q3 - q1).max() <= 1e-5 * np.abs(q1).max()
+    assert np.array_equal(mu3[perm], mu1)
+    # Reactions of bricks on four points each are not unique, so the runs' solutions may
+    # differ; each must solve the serial problem (natural-map residual relative to |r|).
+    print("natural-map residuals: serial %.2e, 3 ranks %.2e" % (
+        _fclib_residual(W1, q1, mu1, r1), _fclib_residual(W1, q1, mu1, r3)))
+    assert _fclib_residual(W1, q1, mu1, r1) < 1e-5
+    assert _fclib_residual(W1, q1, mu1, r3) < 1e-5
+    # and W really couples rows solved on different ranks (home: lower-id brick's owner)
+    home = [owner.get(int(min(b for b in who1[a] if b > 0)), -1) for a in range(n)]
+    for a in range(n):
+        for c in range(n):
+            if home[a] != home[c] and np.abs(W1[3 * a:3 * a + 3, 3 * c:3 * c + 3]).max() > 0:
+                cross += 1
+    assert cross > 0
+
+
+def test_newton_solver_on_three_ranks_gives_the_serial_newton_answer(tmp_path):
+    # NEWTON_SOLVER under solfec-mpi: its products with W add the blocks between rows of
+    # different ranks (an impulse exchange per product), its inner products and merit are
+    # sums over ranks, so every rank takes the same Newton steps as one process would.
+    deck = (WALL.replace("GAUSS_SEIDEL_SOLVER(1e-8, 2000, meritval=1e-12), 0.2)",
+                         "newton, 0.1)")
+            .replace("x0 = {b.id", "newton = NEWTON_SOLVER(meritval=1e-12, gsflag='OFF')\n"
+                     "newton.itershist = 'ON'\nx0 = {b.id")
+            + "json.dump({'iters': newton.itershist, 'fallback': newton.fallback}, "
+              "open('newton%d.json' % RANK(), 'w'))\n")
+    serial = run_serial(tmp_path, deck)
+    d, reports = run_parallel(tmp_path, deck, 3)
+    assert reports[0]["stats"]["shared_bodies_per_step"] > 0
+    # Newton stops at merit 1e-12 in both: positions (~1 m) agree to well below 1e-6.
+    check_ranks(serial, reports, 1e-6)
+    s = json.loads((tmp_path / "serial" / "newton0.json").read_text())
+    for r in range(3):
+        p = json.loads((d / f"newton{r}.json").read_text())
+        assert not p["fallback"] and p["iters"] == json.loads(
+            (d / "newton0.json").read_text())["iters"]  # the same decisions on every rank
+        # about as many Newton iterations per step as the serial solve (same method; the
+        # order of the sums differs only in round-off)
+        assert abs(sum(p["iters"]) - sum(s["iters"])) <= 0.1 * sum(s["iters"])
+
+
+# One FE bar split by PARTITION into 3 METIS parts glued at their shared nodes (GLUEPNT),
+# sliding and rocking on a floor: on 3 ranks each part is owned by its own rank and the glue
+# rows couple them across ranks.
+PARTITIONED_BAR = """
+sol = SOLFEC('DYNAMIC', 5e-4, 'out/bar')
+sol.verbose = 'OFF'
+bulk = BULK_MATERIAL(sol, model='KIRCHHOFF', young=1e7, poisson=0.25, density=1000.0)
+SURFACE_MATERIAL(sol, friction=0.3)
+floor = HEX([-3, -2, -1, 3, -2, -1, 3, 2, -1, -3, 2, -1, -3, -2, 0, 3, -2, 0, 3, 2, 0, -3, 2, 0],
+            1, 1, 1, 0, [0] * 6)
+BODY(sol, 'OBSTACLE', floor, bulk)
+bar = HEX([-1.5, -0.25, 0, 1.5, -0.25, 0, 1.5, 0.25, 0, -1.5, 0.25, 0,
+           -1.5, -0.25, 0.5, 1.5, -0.25, 0.5, 1.5, 0.25, 0.5, -1.5, 0.25, 0.5], 12, 2, 2, 1, [1] * 6)
+b = BODY(sol, 'FINITE_ELEMENT', bar, bulk, label='BAR')
+INITIAL_VELOCITY(b, (0.5, 0, 0), (0, 0.3, 0))
+bodies = PARTITION(b, 3)
+GRAVITY(sol, (0, 0, -10))
+x0 = {b.id: b.conf[9] for b in bodies}
+RUN(sol, GAUSS_SEIDEL_SOLVER(1e-10, 5000, meritval=1e-14), 0.02)
+""" + REPORT
+
+
+def test_partitioned_fe_body_runs_with_one_part_per_rank(tmp_path):
+    serial = run_serial(tmp_path, PARTITIONED_BAR)
+    _, reports = run_parallel(tmp_path, PARTITIONED_BAR, 3)
+    check_ranks(serial, reports, 1e-7)
+    # every rank integrates one part; the glue rows between parts couple the ranks
+    assert sorted(len(r["here"]) for r in reports) == [1, 1, 1]
+    assert reports[0]["stats"]["shared_bodies_per_step"] > 0
+    # the bar moved (slid 1 cm in 0.02 s at 0.5 m/s): not a trivially resting answer
+    assert min(serial["conf"][k][9] - serial["x0"][k] for k in serial["x0"]) > 0.005
+    for rep in reports:
+        assert np.allclose(rep["energy"], serial["energy"], rtol=1e-5, atol=1e-9)

@@ -1,0 +1,154 @@
+// The ProcessCoupling of one solfec-mpi step: impulse exchange and cross-rank W blocks.
+#include "parallel/rank_coupling.h"
+
+#include "base/errors.h"
+#include "base/timer.h"
+
+namespace solfec::parallel {
+
+VecX InverseInertiaTimes(const body::Body& b, const VecX& x) {
+  MatX g = x;
+  b.ApplyInverseInertia(g);
+  return g.col(0);
+}
+
+void RankCoupling::Reset(const solvers::BlockProblem& problem) {
+  shared_.clear();
+  to_rank_.assign(comm_.size(), {});
+  B0_ = problem.B;
+  h_ = problem.step;
+}
+
+void RankCoupling::Plan() {
+  const int n = comm_.size();
+  scount_.assign(n, 0);
+  for (int q = 0; q < n; ++q)
+    for (int k : to_rank_[q]) scount_[q] += shared_[k].body->num_dofs();
+  rcount_ = comm_.AllToAllCounts(scount_);
+  for (int q = 0; q < n; ++q)
+    if (rcount_[q] != scount_[q])
+      throw SolverError("solfec-mpi: ranks disagree on the bodies they share");
+}
+
+void RankCoupling::ExchangeImpulses(const std::vector<Vec3>& x) {
+  Timer t;
+  t.Start();
+  const int n = comm_.size();
+  send_.clear();
+  for (int q = 0; q < n; ++q) {
+    for (int k : to_rank_[q]) {
+      const Shared& s = shared_[k];
+      const size_t at = send_.size();
+      send_.resize(at + s.body->num_dofs(), 0.0);
+      for (const Entry& e : s.entries) {
+        const Vec3 r = (h_ * e.sign) * x[e.row];
+        for (size_t j = 0; j < e.H.dofs.size(); ++j)
+          send_[at + e.H.dofs[j]] += e.H.values.col(j).dot(r);
+      }
+    }
+  }
+  comm_.AllToAllKnown(send_, scount_, recv_, rcount_);
+  stats_.bytes_sent += 8.0 * static_cast<double>(send_.size());
+  stats_.comm_time += t.Stop();
+  for (Shared& s : shared_) s.ext.setZero(s.body->num_dofs());
+  size_t pos = 0;
+  for (int q = 0; q < n; ++q) {
+    for (int k : to_rank_[q]) {
+      Shared& s = shared_[k];
+      const int nd = s.body->num_dofs();
+      s.ext += Eigen::Map<const VecX>(recv_.data() + pos, nd);
+      pos += nd;
+    }
+  }
+  stats_.exchanges += 1;
+}
+
+void RankCoupling::AddVelocities(std::vector<Vec3>& y) const {
+  for (const Shared& s : shared_) {
+    if (s.ext.isZero(0.0)) continue;
+    const VecX du = InverseInertiaTimes(*s.body, s.ext);
+    for (const Entry& e : s.entries) {
+      Vec3 v = Vec3::Zero();
+      for (size_t j = 0; j < e.H.dofs.size(); ++j) v += e.H.values.col(j) * du[e.H.dofs[j]];
+      y[e.row] += e.sign * v;
+    }
+  }
+}
+
+void RankCoupling::Exchange(solvers::BlockProblem& P) {
+  ExchangeImpulses(P.R);
+  for (const Shared& s : shared_)
+    for (const Entry& e : s.entries) P.B[e.row] = B0_[e.row];
+  AddVelocities(P.B);
+}
+
+void RankCoupling::AddCrossProduct(const solvers::BlockProblem&, const std::vector<Vec3>& x,
+                                   std::vector<Vec3>& y) {
+  ExchangeImpulses(x);
+  AddVelocities(y);
+}
+
+void RankCoupling::Sum(std::vector<double>& values) {
+  Timer t;
+  t.Start();
+  comm_.ConsistentSum(values);
+  stats_.comm_time += t.Stop();
+}
+
+// Each rank sends, per shared body, its entries as [row id, h sign, ndofs, dofs, H columns]
+// to the other touching ranks; the receiver forms A^-1 (h sign_c H_c^T) and multiplies by
+// sign_a H_a of each of its own entries on that body.
+std::map<std::pair<Id, Id>, Mat3> RankCoupling::CrossBlocks(const std::vector<Id>& row_ids) const {
+  const int n = comm_.size();
+  std::vector<std::vector<double>> send(n);
+  for (int q = 0; q < n; ++q) {
+    for (int k : to_rank_[q]) {
+      const Shared& s = shared_[k];
+      std::vector<double>& out = send[q];
+      out.push_back(static_cast<double>(s.body->id()));
+      out.push_back(static_cast<double>(s.entries.size()));
+      for (const Entry& e : s.entries) {
+        out.push_back(static_cast<double>(row_ids[e.row]));
+        out.push_back(h_ * e.sign);
+        out.push_back(static_cast<double>(e.H.dofs.size()));
+        for (size_t j = 0; j < e.H.dofs.size(); ++j) {
+          out.push_back(static_cast<double>(e.H.dofs[j]));
+          out.insert(out.end(), e.H.values.col(j).data(), e.H.values.col(j).data() + 3);
+        }
+      }
+    }
+  }
+  const std::vector<std::vector<double>> recv = comm_.AllToAll(send);
+  std::map<Id, const Shared*> by_id;
+  for (const Shared& s : shared_) by_id[s.body->id()] = &s;
+  std::map<std::pair<Id, Id>, Mat3> blocks;
+  for (const std::vector<double>& buf : recv) {
+    for (size_t i = 0; i < buf.size();) {
+      const auto it = by_id.find(static_cast<Id>(buf[i]));
+      if (it == by_id.end()) throw SolverError("solfec-mpi: ranks disagree on the bodies they share");
+      const Shared& s = *it->second;
+      const int nd = s.body->num_dofs();
+      const int entries = static_cast<int>(buf[i + 1]);
+      i += 2;
+      for (int c = 0; c < entries; ++c) {
+        const Id id_c = static_cast<Id>(buf[i]);
+        const double scale = buf[i + 1];
+        const int m = static_cast<int>(buf[i + 2]);
+        i += 3;
+        MatX G = MatX::Zero(nd, 3);  // h sign_c H_c^T
+        for (int j = 0; j < m; ++j, i += 4)
+          G.row(static_cast<int>(buf[i])) += scale * Eigen::Map<const Vec3>(&buf[i + 1]).transpose();
+        s.body->ApplyInverseInertia(G);
+        for (const Entry& e : s.entries) {
+          Mat3 w = Mat3::Zero();
+          for (size_t j = 0; j < e.H.dofs.size(); ++j)
+            w += e.H.values.col(j) * G.row(e.H.dofs[j]);
+          blocks.try_emplace({row_ids[e.row], id_c}, Mat3::Zero()).first->second += e.sign * w;
+        }
+      }
+    }
+  }
+  return blocks;
+}
+
+}  // namespace solfec::parallel

@@ -1,0 +1,84 @@
+// The ProcessCoupling of one solfec-mpi step: rows of several ranks acting on shared bodies
+// see each other through B (an impulse exchange per sweep), and the W blocks between them.
+#pragma once
+
+#include <map>
+#include <utility>
+#include <vector>
+
+#include "base/types.h"
+#include "body/body.h"
+#include "parallel/communicator.h"
+#include "solvers/block_problem.h"
+#include "solvers/process_coupling.h"
+
+namespace solfec::parallel {
+
+// What the exchanges cost (DomainDecomposition's statistics).
+struct CouplingStats {
+  double comm_time = 0.0;   // [s] in exchanges and sums
+  double bytes_sent = 0.0;  // by this rank
+  double exchanges = 0.0;   // Exchange calls
+};
+
+// For every body that rows of several ranks touch, the impulse h sum sign H^T R of this
+// rank's rows goes to the other touching ranks, and the velocity A^-1 (their impulses)
+// enters B of this rank's rows on that body (docs/parallel.md, "The coupled solve").
+class RankCoupling final : public solvers::ProcessCoupling {
+ public:
+  struct Entry {
+    int row = 0;        // this rank's row
+    double sign = 1.0;  // -1 on body1 of a two-body row, else +1
+    body::HOperator H;  // the row's H on the shared body
+  };
+  struct Shared {
+    body::Body* body = nullptr;
+    std::vector<Entry> entries;
+    VecX ext;  // impulse of the other ranks' rows (last Exchange)
+  };
+
+  RankCoupling(const Communicator& comm, CouplingStats& stats)
+      : comm_(comm), stats_(stats), to_rank_(comm.size()) {}
+
+  // Starts a step's coupling of `problem` (its B as assembled is kept as B0).
+  void Reset(const solvers::BlockProblem& problem);
+  std::vector<Shared>& shared() { return shared_; }
+  // Per rank: indices of shared() sent to / received from it, in body id order on all ranks.
+  std::vector<std::vector<int>>& to_rank() { return to_rank_; }
+  // Message sizes of this step's exchanges (one MPI_Alltoall; both sides know the shared
+  // bodies); throws SolverError when the ranks disagree.
+  void Plan();
+
+  void Exchange(solvers::BlockProblem& problem) override;
+  void AddCrossProduct(const solvers::BlockProblem& problem, const std::vector<Vec3>& x,
+                       std::vector<Vec3>& y) override;
+  void Sum(std::vector<double>& values) override;
+
+  // B of this rank's rows as assembled (before any Exchange).
+  const std::vector<Vec3>& B0() const { return B0_; }
+  // Collective: the W blocks h sign_a sign_c H_a A^-1 H_c^T between this rank's rows a and
+  // other ranks' rows c through the shared bodies, keyed (id of a, id of c); row_ids are
+  // the constraint ids of this rank's rows.
+  std::map<std::pair<Id, Id>, Mat3> CrossBlocks(const std::vector<Id>& row_ids) const;
+
+ private:
+  // Sends h sum sign H^T x of this rank's rows on every shared body to the other touching
+  // ranks; sets Shared::ext to what they send.
+  void ExchangeImpulses(const std::vector<Vec3>& x);
+  // y[row] += sign H A^-1 ext for every entry of a shared body with a nonzero ext.
+  void AddVelocities(std::vector<Vec3>& y) const;
+
+  const Communicator& comm_;
+  CouplingStats& stats_;
+  std::vector<Shared> shared_;
+  std::vector<std::vector<int>> to_rank_;
+  std::vector<Vec3> B0_;
+  double h_ = 0.0;
+  std::vector<int> scount_, rcount_;
+  std::vector<double> send_, recv_;
+};
+
+// b.ApplyInverseInertia on a vector: A^-1 x.
+VecX InverseInertiaTimes(const body::Body& b, const VecX& x);
+
+}  // namespace solfec::parallel
