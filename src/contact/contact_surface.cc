@@ -15,6 +15,10 @@ using geometry::Aabb;
 
 namespace {
 
+// Slave nodes per leaf of the node hierarchy: a leaf meeting a face box tests its points
+// directly (fewer, cheaper node-pair tests than a tree down to single points).
+constexpr int kNodeLeafSize = 8;
+
 const body::FeBody* AsMeshFe(const Body& b) {
   if (b.kind() != BodyKind::kFiniteElement) return nullptr;
   const auto* fe = dynamic_cast<const body::FeBody*>(&b);
@@ -173,13 +177,20 @@ void ContactSurface::Refresh(const Body& b) {
   face_diam_.resize(nf);
   face_area_.resize(nn > 0 ? nf : 0);
   face_share_.resize(nn > 0 ? nf : 0);
+  face_hull_.resize(nf);
+  normal_bound_.resize(nf);
   mean_diam_ = 0.0;
   Vec3 x[4];
   for (int f = 0; f < nf; ++f) {
     const int n = face_vertices(f, x);
     double d2 = 0.0;
-    for (int a = 0; a < n; ++a)
+    Aabb hull;
+    for (int a = 0; a < n; ++a) {
+      hull.Extend(x[a]);
       for (int c = a + 1; c < n; ++c) d2 = std::max(d2, (x[a] - x[c]).squaredNorm());
+    }
+    face_hull_[f] = hull;
+    normal_bound_[f] = NormalBound(x, n);
     face_diam_[f] = std::sqrt(d2);
     mean_diam_ += face_diam_[f];
     if (nn > 0) {
@@ -192,7 +203,6 @@ void ContactSurface::Refresh(const Body& b) {
   if (nn == 0) return;
   node_normal_.resize(nn);
   node_area_.resize(nn);
-  node_boxes_.resize(nn);
   for (int k = 0; k < nn; ++k) {
     Vec3 normal = Vec3::Zero();
     double area = 0.0;
@@ -203,10 +213,16 @@ void ContactSurface::Refresh(const Body& b) {
     const double len = normal.norm();
     node_normal_[k] = len > 0.0 ? Vec3(normal / len) : normal;
     node_area_[k] = area;
-    node_boxes_[k].lo = node_boxes_[k].hi = points_[nodes_[k]];
   }
+}
+
+void ContactSurface::FitNodes() {
+  const int nn = static_cast<int>(nodes_.size());
+  if (nn == 0) return;
+  node_boxes_.resize(nn);
+  for (int k = 0; k < nn; ++k) node_boxes_[k].lo = node_boxes_[k].hi = points_[nodes_[k]];
   if (node_bvh_.size() == nn && !node_bvh_.empty()) node_bvh_.Refit(node_boxes_);
-  else node_bvh_.Build(node_boxes_);
+  else node_bvh_.Build(node_boxes_, kNodeLeafSize);
 }
 
 Vec3 ContactSurface::NormalBound(const Vec3* x, int n) {
@@ -245,16 +261,13 @@ Vec3 ContactSurface::NormalBound(const Vec3* x, int n) {
 void ContactSurface::FitFaces(double inflate, double depth_fraction, double depth_cap) {
   const int nf = static_cast<int>(faces_.size());
   face_boxes_.resize(nf);
-  Vec3 x[4];
   for (int f = 0; f < nf; ++f) {
-    const int n = face_vertices(f, x);
-    Aabb box;
-    for (int a = 0; a < n; ++a) box.Extend(x[a]);
+    Aabb box = face_hull_[f];  // of the vertices
     // An accepted node is y = S(s, t) + gap n(s, t) with S in the hull of the vertices and
     // -depth <= gap <= capture, so |y_i - S_i| <= (capture + depth) max |n_i| along axis i;
     // 1e-6 d more covers the inside tolerance of the projection.
     const double reach = inflate + depth_fraction * std::min(face_diam_[f], depth_cap);
-    const Vec3 grow = reach * NormalBound(x, n) + Vec3::Constant(1e-6 * face_diam_[f]);
+    const Vec3 grow = reach * normal_bound_[f] + Vec3::Constant(1e-6 * face_diam_[f]);
     box.lo -= grow;
     box.hi += grow;
     face_boxes_[f] = box;

@@ -33,9 +33,12 @@ class ContactSurface {
 
   // Numbers faces and slave nodes of the body's current shape.
   void Build(const body::Body& b);
-  // Current geometry, free velocities, face diameters, slave-node normals and areas and the
-  // refitted node BVH (rebuilds the numbering if the convex layout changed).
+  // Current geometry, free velocities, face diameters, slave-node normals and areas
+  // (rebuilds the numbering if the convex layout changed).
   void Refresh(const body::Body& b);
+  // The slave-node BVH refitted to the current points (after Refresh; only the three-stage
+  // search uses it, so it is not part of the refresh).
+  void FitNodes();
   // Face boxes holding every point within `inflate` plus depth_fraction times min(face
   // diameter, depth_cap) of the face along its normal (axis i grown by that reach times a
   // bound of |n_i| over the face), and the refitted face BVH (after Refresh).
@@ -80,6 +83,9 @@ class ContactSurface {
   std::vector<double> face_share_;        // |area| / vertex count (slave surfaces only)
   std::vector<geometry::Aabb> node_boxes_;  // point boxes of the slave nodes
   std::vector<geometry::Aabb> face_boxes_;
+  // Per face, set by Refresh for FitFaces: the box of its vertices and NormalBound.
+  std::vector<geometry::Aabb> face_hull_;
+  std::vector<Vec3> normal_bound_;
   std::vector<int> nodes_, node_surfid_, slot_;
   std::vector<Vec3> node_normal_;
   std::vector<double> node_area_;

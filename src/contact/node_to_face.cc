@@ -101,6 +101,11 @@ void NodeToFace::Passes(const std::vector<std::pair<int, int>>& pairs, const Fil
     if (B.is_mesh()) passes.push_back({i, j});  // A master, B slave
     if (A.is_mesh()) passes.push_back({j, i});
   }
+  // Passes of one master one after the other: its face hierarchy and points stay in cache
+  // (the order of the passes does not change the contacts: Finish sorts them).
+  std::sort(passes.begin(), passes.end(), [](const Pass& a, const Pass& b) {
+    return a.master < b.master || (a.master == b.master && a.slave < b.slave);
+  });
 }
 
 bool NodeToFace::LocalTest(int m, int f, int s, int k, double h, bool box_check,
@@ -199,6 +204,14 @@ std::vector<NodeFaceContact> NodeToFace::Finish(const Filters& filters) {
 
 void NodeToFace::Candidates(SearchMethod method, const std::vector<Pass>& passes,
                             std::vector<Candidate>& out) {
+  if (method == SearchMethod::kThreeStage) {  // node BVHs of the slaves of this search
+    fitted_.assign(active_.size(), 0);
+    for (const Pass& p : passes) {
+      if (fitted_[p.slave]) continue;
+      fitted_[p.slave] = 1;
+      active_[p.slave]->FitNodes();
+    }
+  }
   for (int p = 0; p < static_cast<int>(passes.size()); ++p) {
     const ContactSurface& M = *active_[passes[p].master];
     const ContactSurface& S = *active_[passes[p].slave];

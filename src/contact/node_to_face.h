@@ -28,7 +28,8 @@ enum class ContactMethod { kOverlap, kNodeToFace };
 // Ways of finding the node-face pairs (all give the same contacts; the domain uses the
 // three-stage search, the others are references for benchmarks and tests).
 enum class SearchMethod {
-  kThreeStage,  // octree over bodies, slave-node BVH against master-face BVH, local test
+  kThreeStage,  // octree over bodies, slave-node BVH (<= 8 nodes a leaf) against
+                // master-face BVH, local test
   // Octree, then the paper's "classic" BVH: one hierarchy of (inflated) face boxes per
   // surface, slave faces against master faces, every node of each overlapping slave face
   // against the master face with the local test (the same node-face pair repeatedly).
@@ -61,7 +62,9 @@ struct NodeFaceContact {
   int surf_master = 0, surf_slave = 0;
 };
 
-// Process CPU timings [s] and counts of the last search.
+// Process CPU timings [s] and counts of the last search (refresh: surfaces and face
+// hierarchies; bvh: stage 2, with the refit of the slave-node hierarchies of the three-stage
+// search, which only it uses).
 struct NodeToFaceStats {
   double refresh = 0, octree = 0, bvh = 0, local = 0, total = 0;
   int body_pairs = 0;          // stage 1 output (ordered master-slave passes)
@@ -165,6 +168,7 @@ class NodeToFace {
   std::vector<std::pair<int, int>> body_pairs_;
   std::vector<Pass> passes_;
   std::vector<Candidate> candidates_;
+  std::vector<char> fitted_;            // per active surface: node BVH refitted (three-stage)
   std::vector<NodeFaceContact> found_;  // best contact per slave node, pass after pass
   std::vector<int> best_;               // per slave node of the open pass: index in found_
   struct Segment {                      // the entries of one pass in found_

@@ -8,8 +8,11 @@ namespace solfec::contact {
 
 using geometry::Aabb;
 
-void SurfaceBvh::Build(const std::vector<Aabb>& boxes) {
+void SurfaceBvh::Build(const std::vector<Aabb>& boxes, int leaf_size) {
   nodes_.clear();
+  leaf_primitives_.clear();
+  leaf_boxes_.clear();
+  leaf_size_ = std::max(1, leaf_size);
   num_primitives_ = static_cast<int>(boxes.size());
   if (boxes.empty()) return;
   std::vector<Vec3> centres(boxes.size());
@@ -18,6 +21,11 @@ void SurfaceBvh::Build(const std::vector<Aabb>& boxes) {
   for (size_t i = 0; i < order.size(); ++i) order[i] = static_cast<int>(i);
   nodes_.reserve(2 * boxes.size() - 1);
   BuildRange(order, centres, 0, num_primitives_);
+  // A leaf's range of `order` is final once its subtree is built: the entries in leaf order.
+  if (leaf_size_ > 1) {
+    leaf_primitives_ = std::move(order);
+    leaf_boxes_.resize(boxes.size());
+  }
   Refit(boxes);
 }
 
@@ -25,8 +33,9 @@ int SurfaceBvh::BuildRange(std::vector<int>& order, const std::vector<Vec3>& cen
                            int end) {
   const int id = static_cast<int>(nodes_.size());
   nodes_.emplace_back();
-  if (end - begin == 1) {
-    nodes_[id].primitive = order[begin];
+  if (end - begin <= leaf_size_) {
+    nodes_[id].first = leaf_size_ > 1 ? begin : order[begin];
+    nodes_[id].count = end - begin;
     return id;
   }
   Aabb cb;
@@ -40,26 +49,28 @@ int SurfaceBvh::BuildRange(std::vector<int>& order, const std::vector<Vec3>& cen
                      const double ca = centres[a][axis], cb2 = centres[b][axis];
                      return ca < cb2 || (ca == cb2 && a < b);
                    });
-  const int left = BuildRange(order, centres, begin, mid);
-  const int right = BuildRange(order, centres, mid, end);
-  nodes_[id].left = left;
-  nodes_[id].right = right;
+  BuildRange(order, centres, begin, mid);  // the left child is node id + 1
+  nodes_[id].right = BuildRange(order, centres, mid, end);
   return id;
 }
 
 void SurfaceBvh::Refit(const std::vector<Aabb>& boxes) {
   if (static_cast<int>(boxes.size()) != num_primitives_) {
-    Build(boxes);
+    Build(boxes, leaf_size_);
     return;
   }
+  for (size_t e = 0; e < leaf_boxes_.size(); ++e) leaf_boxes_[e] = boxes[leaf_primitives_[e]];
   // Children are stored after their parent: a reverse sweep visits them first.
   for (int i = static_cast<int>(nodes_.size()) - 1; i >= 0; --i) {
     Node& n = nodes_[i];
-    if (n.primitive >= 0) {
-      n.box = boxes[n.primitive];
-    } else {
-      n.box = nodes_[n.left].box;
+    if (n.count == 0) {
+      n.box = nodes_[i + 1].box;
       n.box.Extend(nodes_[n.right].box);
+    } else if (leaf_size_ == 1) {
+      n.box = boxes[n.first];
+    } else {
+      n.box = leaf_boxes_[n.first];
+      for (int e = 1; e < n.count; ++e) n.box.Extend(leaf_boxes_[n.first + e]);
     }
     n.extent = static_cast<float>((n.box.hi - n.box.lo).sum());
   }

@@ -10,16 +10,20 @@
 
 namespace solfec::contact {
 
-// Binary tree with one primitive per leaf. Build splits the primitive set by the plane
-// orthogonal to the longest axis of the box of the primitive centres, through the median
-// centre (a balanced tree of depth ceil(log2 n)). Refit recomputes the boxes bottom up for
-// new primitive boxes with the same count and keeps the topology.
+// Binary tree with up to leaf_size primitives per leaf (1: one per leaf, as the face
+// hierarchies; slave-node hierarchies keep a few points per leaf). Build splits the
+// primitive set by the plane orthogonal to the longest axis of the box of the primitive
+// centres, through the median centre (a balanced tree of depth <= ceil(log2 n)), until a
+// range holds at most leaf_size primitives. Refit recomputes the boxes bottom up for new
+// primitive boxes with the same count and keeps the topology.
 class SurfaceBvh {
  public:
   struct Node {
     geometry::Aabb box;
-    int left = -1, right = -1;  // children (internal nodes)
-    int primitive = -1;         // leaf: index of the primitive, -1 for internal nodes
+    int right = -1;  // internal node: right child (the left child is the next node)
+    // Leaf: entries [first, first + count) of leaf_primitives() / leaf_boxes(); with
+    // leaf_size 1, first is the primitive itself. count = 0 for internal nodes.
+    int first = -1, count = 0;
     // Sum of the box's edge lengths (set by Refit), which of two nodes to descend: float
     // keeps a node in 64 bytes and the choice does not change the pairs found.
     float extent = 0.0f;
@@ -27,39 +31,42 @@ class SurfaceBvh {
   // Traversal stack size: a median split gives depth <= ceil(log2 n) <= 31 per tree.
   static constexpr int kMaxStack = 64;
 
-  void Build(const std::vector<geometry::Aabb>& boxes);
-  // Same number of boxes as at Build (otherwise Build is called).
+  void Build(const std::vector<geometry::Aabb>& boxes, int leaf_size = 1);
+  // Same number of boxes as at Build (otherwise Build is called with the same leaf size).
   void Refit(const std::vector<geometry::Aabb>& boxes);
 
   bool empty() const { return nodes_.empty(); }
   int size() const { return num_primitives_; }
+  int leaf_size() const { return leaf_size_; }
   const std::vector<Node>& nodes() const { return nodes_; }
   const geometry::Aabb& bounds() const { return nodes_.front().box; }
+  // Leaf entries (leaf_size > 1 only): primitive and its box, leaf after leaf.
+  const std::vector<int>& leaf_primitives() const { return leaf_primitives_; }
+  const std::vector<geometry::Aabb>& leaf_boxes() const { return leaf_boxes_; }
 
  private:
   int BuildRange(std::vector<int>& order, const std::vector<Vec3>& centres, int begin, int end);
 
   std::vector<Node> nodes_;  // nodes_[0] is the root; children follow their parent
+  std::vector<int> leaf_primitives_;
+  std::vector<geometry::Aabb> leaf_boxes_;
   int num_primitives_ = 0;
+  int leaf_size_ = 1;
 };
 
-// Whether two boxes overlap (closed boxes; as geometry::Aabb::Overlaps, with an early exit
-// per axis for the traversal's inner loop).
+// Whether two boxes overlap (closed boxes; as geometry::Aabb::Overlaps). The six
+// comparisons are combined with & (no branch each): the traversal's outcomes are hard to
+// predict and one mispredicted branch costs more than the comparisons.
 inline bool BoxesOverlap(const geometry::Aabb& a, const geometry::Aabb& b) {
-  return a.lo[0] <= b.hi[0] && b.lo[0] <= a.hi[0] && a.lo[1] <= b.hi[1] &&
-         b.lo[1] <= a.hi[1] && a.lo[2] <= b.hi[2] && b.lo[2] <= a.hi[2];
+  return (a.lo[0] <= b.hi[0]) & (b.lo[0] <= a.hi[0]) & (a.lo[1] <= b.hi[1]) &
+         (b.lo[1] <= a.hi[1]) & (a.lo[2] <= b.hi[2]) & (b.lo[2] <= a.hi[2]);
 }
 
-// Algorithm 1 of the paper (elementary searching): simultaneous descent of two hierarchies,
-// pruning node pairs whose boxes do not overlap, descending the node with the larger box
-// (sum of extents; the paper descends the first tree first: same pairs, more box tests);
-// calls visit(primitive of a, primitive of b) for every pair of overlapping leaves
-// (a template: the visitor is inlined). A child pair is tested before it is stacked (the
-// stack holds overlapping pairs only; fixed size: the trees are balanced, depth <= 31 each).
-// Returns the number of box-box tests (an effort measure).
-template <class Visit>
-long TraversePairs(const SurfaceBvh& a, const SurfaceBvh& b, Visit&& visit) {
-  if (a.empty() || b.empty()) return 0;
+namespace detail {
+
+// TraversePairs for a hierarchy `a` with several primitives per leaf (kBucketsA) or one.
+template <bool kBucketsA, class Visit>
+long TraverseTrees(const SurfaceBvh& a, const SurfaceBvh& b, Visit& visit) {
   const SurfaceBvh::Node* na = a.nodes().data();
   const SurfaceBvh::Node* nb = b.nodes().data();
   long tests = 1;
@@ -73,20 +80,50 @@ long TraversePairs(const SurfaceBvh& a, const SurfaceBvh& b, Visit&& visit) {
     const int i = stack_a[top], j = stack_b[top];
     const SurfaceBvh::Node& A = na[i];
     const SurfaceBvh::Node& B = nb[j];
-    const bool leaf_a = A.primitive >= 0, leaf_b = B.primitive >= 0;
+    const bool leaf_a = A.count > 0, leaf_b = B.count > 0;
     if (leaf_a && leaf_b) {
-      visit(A.primitive, B.primitive);
+      if constexpr (kBucketsA) {
+        const int* prim = a.leaf_primitives().data() + A.first;
+        if (A.count == 1) {
+          visit(prim[0], B.first);
+        } else {  // the leaf's own boxes against B's (one primitive: its box)
+          const geometry::Aabb* box = a.leaf_boxes().data() + A.first;
+          tests += A.count;
+          for (int e = 0; e < A.count; ++e)
+            if (BoxesOverlap(box[e], B.box)) visit(prim[e], B.first);
+        }
+      } else {
+        visit(A.first, B.first);
+      }
     } else if (!leaf_a && (leaf_b || A.extent >= B.extent)) {
       tests += 2;
       if (BoxesOverlap(na[A.right].box, B.box)) push(A.right, j);
-      if (BoxesOverlap(na[A.left].box, B.box)) push(A.left, j);
+      if (BoxesOverlap(na[i + 1].box, B.box)) push(i + 1, j);
     } else {
       tests += 2;
       if (BoxesOverlap(A.box, nb[B.right].box)) push(i, B.right);
-      if (BoxesOverlap(A.box, nb[B.left].box)) push(i, B.left);
+      if (BoxesOverlap(A.box, nb[j + 1].box)) push(i, j + 1);
     }
   }
   return tests;
+}
+
+}  // namespace detail
+
+// Algorithm 1 of the paper (elementary searching): simultaneous descent of two hierarchies,
+// pruning node pairs whose boxes do not overlap, descending the node with the larger box
+// (sum of extents; the paper descends the first tree first: same pairs, more box tests);
+// calls visit(primitive of a, primitive of b) for every pair of overlapping primitive boxes
+// (a template: the visitor is inlined). A child pair is tested before it is stacked (the
+// stack holds overlapping pairs only; fixed size: the trees are balanced, depth <= 31 each).
+// `a` may hold several primitives per leaf (a leaf meeting a leaf of b tests its own boxes
+// against b's); b must hold one per leaf. Returns the number of box-box tests (an effort
+// measure).
+template <class Visit>
+long TraversePairs(const SurfaceBvh& a, const SurfaceBvh& b, Visit&& visit) {
+  if (a.empty() || b.empty()) return 0;
+  if (a.leaf_size() > 1) return detail::TraverseTrees<true>(a, b, visit);
+  return detail::TraverseTrees<false>(a, b, visit);
 }
 
 }  // namespace solfec::contact

@@ -8,7 +8,8 @@ process CPU time of the steps and the share of it spent in the node-to-face sear
 the surfaces + octree + BVH + local tests); then, on the final configuration, the same search
 is timed in the same process (process CPU time, best of --repeat) with four ways of finding
 the node-face pairs, and their contact sets compared:
-  3-stage      octree over bodies, slave-node BVH against master-face BVH, local test (ours);
+  3-stage      octree over bodies, slave-node BVH (up to 8 nodes a leaf, refitted in stage 2:
+               the classic does not use it) against master-face BVH, local test (ours);
   classic      the paper's "classic BVH" (section 5.2, Fig. 4 (a)): hierarchies with the faces
                (triangles or quads) as the only primitives, one per surface; the same refresh and
                octree as the 3-stage, then slave-face hierarchy against master-face hierarchy

@@ -2,6 +2,7 @@
 // stages against brute force, and the constraint bookkeeping of node-to-face contacts.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <list>
 #include <memory>
@@ -221,6 +222,44 @@ TEST(SurfaceBvh, TraversalFindsExactlyTheOverlappingLeafPairs) {
     for (int j = 0; j < 250; ++j)
       if (moved[i].Overlaps(b[j])) brute.emplace(i, j);
   EXPECT_EQ(found, brute);
+}
+
+TEST(SurfaceBvh, BucketLeavesFindExactlyTheOverlappingPairsBeforeAndAfterRefit) {
+  // Slave-node hierarchies keep several primitives per leaf: for every leaf size (also sizes
+  // that do not divide the 301 primitives) the pairs equal the brute force, each found once.
+  const std::vector<geometry::Aabb> a = RandomBoxes(301, 13), b = RandomBoxes(250, 17);
+  SurfaceBvh tb;
+  tb.Build(b);
+  std::vector<geometry::Aabb> moved = a;
+  for (auto& x : moved) x.lo.y() -= 0.9, x.hi.y() -= 0.9;
+  const auto brute = [&](const std::vector<geometry::Aabb>& boxes) {
+    std::set<std::pair<int, int>> pairs;
+    for (int i = 0; i < static_cast<int>(boxes.size()); ++i)
+      for (int j = 0; j < static_cast<int>(b.size()); ++j)
+        if (boxes[i].Overlaps(b[j])) pairs.emplace(i, j);
+    return pairs;
+  };
+  const std::set<std::pair<int, int>> before = brute(a), after = brute(moved);
+  EXPECT_GT(before.size(), 100u);
+  for (int leaf : {2, 3, 4, 8}) {
+    SurfaceBvh ta;
+    ta.Build(a, leaf);
+    // Leaves hold at most `leaf` entries and every primitive exactly once.
+    std::vector<int> seen(a.size(), 0);
+    for (const SurfaceBvh::Node& n : ta.nodes()) {
+      if (n.count == 0) continue;
+      EXPECT_LE(n.count, leaf);
+      for (int e = n.first; e < n.first + n.count; ++e) ++seen[ta.leaf_primitives()[e]];
+    }
+    EXPECT_EQ(std::count(seen.begin(), seen.end(), 1), 301) << "leaf size " << leaf;
+    std::set<std::pair<int, int>> found;
+    TraversePairs(ta, tb, [&](int i, int j) { EXPECT_TRUE(found.emplace(i, j).second); });
+    EXPECT_EQ(found, before) << "leaf size " << leaf;
+    ta.Refit(moved);
+    found.clear();
+    TraversePairs(ta, tb, [&](int i, int j) { EXPECT_TRUE(found.emplace(i, j).second); });
+    EXPECT_EQ(found, after) << "leaf size " << leaf;
+  }
 }
 
 TEST(SurfaceBvh, BoxesOverlapAgreesWithAabbOverlapsIncludingTouchingBoxes) {
