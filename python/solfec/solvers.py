@@ -138,8 +138,9 @@ class GAUSS_SEIDEL_SOLVER(_IterationsHistory):
     def reverse(self, v):
         self._s.reverse = A.onoff(v, "GAUSS_SEIDEL_SOLVER", "reverse")
 
-    # Parallel-run members of the manual (4.1.9, Table 4.8): accepted and checked, no effect
-    # in this serial implementation.
+    # Parallel-run members of the manual (4.1.9, Table 4.8), used by solfec-mpi only:
+    # variant 'FULL' (default), 'MIDDLE_JACOBI', 'BOUNDARY_JACOBI' ('SIMPLIFIED' runs as
+    # 'BOUNDARY_JACOBI'); innerloops is accepted and checked, without effect (docs/parallel.md).
     @property
     def variant(self):
         return self._variant
@@ -147,6 +148,7 @@ class GAUSS_SEIDEL_SOLVER(_IterationsHistory):
     @variant.setter
     def variant(self, v):
         self._variant = A.choice(v, "GAUSS_SEIDEL_SOLVER", "variant", _GS_VARIANTS)
+        self._s.variant = _GS_VARIANTS.index(self._variant)  # solfec-mpi only
 
     @property
     def innerloops(self):

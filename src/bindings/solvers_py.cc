@@ -75,6 +75,13 @@ void DefineSolvers(py::module_& m) {
   Option(c, "anderson", &GaussSeidelOptions::anderson);
   Option(c, "omega", &GaussSeidelOptions::omega);
   Option(c, "residual", &GaussSeidelOptions::residual);  // stopping test (benchmarks)
+  c.def_property(  // index into ('FULL', 'MIDDLE_JACOBI', 'BOUNDARY_JACOBI', 'SIMPLIFIED')
+      "variant", [](const GaussSeidelSolver& s) { return static_cast<int>(s.options().variant); },
+      [](GaussSeidelSolver& s, int v) {
+        GaussSeidelOptions o = s.options();
+        o.variant = static_cast<GaussSeidelOptions::Variant>(v);
+        s.set_options(o);
+      });
   c.def_property(
       "diagsolver", [](const GaussSeidelSolver& s) { return DiagName(s.options().diagsolver); },
       [](GaussSeidelSolver& s, const std::string& v) {

@@ -139,8 +139,8 @@ void Domain::Step(solvers::ConstraintSolver& solver) {
     const std::string name = solver.name();
     if (solver.matrix_free() || (name != "GAUSS_SEIDEL_SOLVER" && name != "PENALTY_SOLVER" &&
                                  name != "NEWTON_SOLVER"))
-      throw InputError(std::string(solver.name()) + (solver.matrix_free() ? " (locdyn 'OFF')" : "") +
-                       ": not available in solfec-mpi runs yet; use GAUSS_SEIDEL_SOLVER, "
+      throw InputError(std::string(solver.name()) +
+                       (solver.matrix_free() ? " (locdyn 'OFF')" : "") + ": not available in solfec-mpi runs yet; use GAUSS_SEIDEL_SOLVER, "
                        "PENALTY_SOLVER or NEWTON_SOLVER (docs/parallel.md)");
     dec->BeginStep(*this);
     constraint_index_valid_ = false;

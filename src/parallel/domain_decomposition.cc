@@ -488,6 +488,7 @@ void DomainDecomposition::PrepareSolve(domain::Domain& d, const std::vector<Cons
   }
   shared_sum_ += static_cast<double>(shared.size());
   coupling_->Plan();
+  coupling_->Colour();
   problem.coupling = coupling_.get();  // on every rank: the solvers' sums are collective
 }
 
@@ -579,7 +580,8 @@ void DomainDecomposition::GatherProblem(const domain::Domain& d, solvers::BlockP
     const auto first = cross.lower_bound({ids[a], std::numeric_limits<Id>::min()});
     auto last = first;
     while (last != cross.end() && last->first.first == ids[a]) ++last;
-    out.push_back(static_cast<double>(P.row_ptr[a + 1] - P.row_ptr[a] + std::distance(first, last)));
+    const auto blocks = P.row_ptr[a + 1] - P.row_ptr[a] + std::distance(first, last);
+    out.push_back(static_cast<double>(blocks));
     for (int k = P.row_ptr[a]; k < P.row_ptr[a + 1]; ++k) {
       out.push_back(static_cast<double>(ids[P.col[k]]));
       out.insert(out.end(), P.W[k].data(), P.W[k].data() + 9);
@@ -732,6 +734,7 @@ std::map<std::string, double> DomainDecomposition::Stats() {
   out["ghosts_per_step"] = steps_ > 0 ? sums[2] / steps_ : 0.0;
   out["shared_bodies_per_step"] = steps_ > 0 ? sums[3] / steps_ : 0.0;
   out["exchanges"] = coupling_stats_.exchanges;
+  out["colours"] = coupling_->num_colours();  // of the last step's rank colouring
   out["imbalance"] = last_imbalance_;  // at the last check (largest rank load / average)
   return out;
 }

@@ -1,8 +1,11 @@
 // The ProcessCoupling of one solfec-mpi step: impulse exchange and cross-rank W blocks.
 #include "parallel/rank_coupling.h"
 
+#include <algorithm>
+
 #include "base/errors.h"
 #include "base/timer.h"
+#include "solvers/gauss_seidel_solver.h"
 
 namespace solfec::parallel {
 
@@ -28,6 +31,76 @@ void RankCoupling::Plan() {
   for (int q = 0; q < n; ++q)
     if (rcount_[q] != scount_[q])
       throw SolverError("solfec-mpi: ranks disagree on the bodies they share");
+}
+
+void RankCoupling::Colour() {
+  const int n = comm_.size(), me = comm_.rank();
+  std::vector<double> mine;
+  for (int q = 0; q < n; ++q)
+    if (q != me && !to_rank_[q].empty()) mine.push_back(q);
+  std::vector<int> counts;
+  const std::vector<double> all = comm_.AllGather(mine, &counts);
+  std::vector<std::vector<int>> adjacent(n);
+  size_t at = 0;
+  for (int r = 0; r < n; ++r)
+    for (int k = 0; k < counts[r]; ++k) {
+      const int q = static_cast<int>(all[at++]);
+      adjacent[r].push_back(q);
+      adjacent[q].push_back(r);  // (symmetric already; kept robust)
+    }
+  colour_.assign(n, -1);
+  num_colours_ = 1;
+  for (int r = 0; r < n; ++r) {  // the lowest colour no coloured neighbour has
+    std::vector<char> used(n + 1, 0);
+    for (int q : adjacent[r])
+      if (colour_[q] >= 0) used[colour_[q]] = 1;
+    int c = 0;
+    while (used[c]) ++c;
+    colour_[r] = c;
+    num_colours_ = std::max(num_colours_, c + 1);
+  }
+}
+
+std::vector<std::vector<int>> RankCoupling::SweepStages(int variant, int rows) const {
+  using Variant = solvers::GaussSeidelOptions::Variant;
+  const Variant v = static_cast<Variant>(variant);
+  std::vector<std::vector<int>> stages;
+  if ((v != Variant::kFull && v != Variant::kMiddleJacobi) || num_colours_ < 2 ||
+      colour_.size() != static_cast<size_t>(comm_.size())) {
+    stages.emplace_back(rows);
+    for (int a = 0; a < rows; ++a) stages[0][a] = a;
+    return stages;
+  }
+  const int me = comm_.rank(), mine = colour_[me];
+  std::vector<char> lower(rows, 0), higher(rows, 0);
+  for (int q = 0; q < comm_.size(); ++q) {
+    for (int k : to_rank_[q]) {
+      for (const Entry& e : shared_[k].entries) {
+        if (colour_[q] < mine) lower[e.row] = 1;
+        if (colour_[q] > mine) higher[e.row] = 1;
+      }
+    }
+  }
+  // Rows that need this sweep's values of lower colours go to this rank's colour stage
+  // (middle rows of MIDDLE_JACOBI to stage 0); the inner rows fill the stages up to an
+  // equal share of the rows each (eq. 9.12's balance of Inner1 / Inner2), so that no rank
+  // idles while another sweeps its boundary rows.
+  stages.resize(num_colours_);
+  std::vector<int> inner;
+  for (int a = 0; a < rows; ++a) {
+    const bool middle = lower[a] && higher[a];
+    if (!lower[a] && !higher[a]) inner.push_back(a);
+    else stages[v == Variant::kMiddleJacobi && middle ? 0 : mine].push_back(a);
+  }
+  const size_t share = (static_cast<size_t>(rows) + num_colours_ - 1) / num_colours_;
+  size_t next = 0;
+  for (std::vector<int>& stage : stages) {
+    while (next < inner.size() && stage.size() < share) stage.push_back(inner[next++]);
+    std::sort(stage.begin(), stage.end());
+  }
+  stages.back().insert(stages.back().end(), inner.begin() + next, inner.end());
+  std::sort(stages.back().begin(), stages.back().end());
+  return stages;
 }
 
 void RankCoupling::ExchangeImpulses(const std::vector<Vec3>& x) {
@@ -125,7 +198,8 @@ std::map<std::pair<Id, Id>, Mat3> RankCoupling::CrossBlocks(const std::vector<Id
   for (const std::vector<double>& buf : recv) {
     for (size_t i = 0; i < buf.size();) {
       const auto it = by_id.find(static_cast<Id>(buf[i]));
-      if (it == by_id.end()) throw SolverError("solfec-mpi: ranks disagree on the bodies they share");
+      if (it == by_id.end())
+        throw SolverError("solfec-mpi: ranks disagree on the bodies they share");
       const Shared& s = *it->second;
       const int nd = s.body->num_dofs();
       const int entries = static_cast<int>(buf[i + 1]);
@@ -137,7 +211,8 @@ std::map<std::pair<Id, Id>, Mat3> RankCoupling::CrossBlocks(const std::vector<Id
         i += 3;
         MatX G = MatX::Zero(nd, 3);  // h sign_c H_c^T
         for (int j = 0; j < m; ++j, i += 4)
-          G.row(static_cast<int>(buf[i])) += scale * Eigen::Map<const Vec3>(&buf[i + 1]).transpose();
+          G.row(static_cast<int>(buf[i])) +=
+              scale * Eigen::Map<const Vec3>(&buf[i + 1]).transpose();
         s.body->ApplyInverseInertia(G);
         for (const Entry& e : s.entries) {
           Mat3 w = Mat3::Zero();

@@ -48,11 +48,20 @@ class RankCoupling final : public solvers::ProcessCoupling {
   // Message sizes of this step's exchanges (one MPI_Alltoall; both sides know the shared
   // bodies); throws SolverError when the ranks disagree.
   void Plan();
+  // Collective, after Plan: greedy colouring of the ranks (neighbours: ranks sharing a body)
+  // so that no two neighbours have the same colour (manual Alg. 9.2), the same on every rank.
+  void Colour();
+  const std::vector<int>& colours() const { return colour_; }  // per rank
+  int num_colours() const { return num_colours_; }
 
   void Exchange(solvers::BlockProblem& problem) override;
   void AddCrossProduct(const solvers::BlockProblem& problem, const std::vector<Vec3>& x,
                        std::vector<Vec3>& y) override;
   void Sum(std::vector<double>& values) override;
+  // FULL: rows on shared bodies in the stage of this rank's colour, inner rows spread over
+  // the stages to even them; MIDDLE_JACOBI: rows next to both lower and higher colours in
+  // stage 0 instead; other variants: one stage (docs/parallel.md, "Gauss-Seidel variants").
+  std::vector<std::vector<int>> SweepStages(int variant, int rows) const override;
 
   // B of this rank's rows as assembled (before any Exchange).
   const std::vector<Vec3>& B0() const { return B0_; }
@@ -75,6 +84,8 @@ class RankCoupling final : public solvers::ProcessCoupling {
   std::vector<Vec3> B0_;
   double h_ = 0.0;
   std::vector<int> scount_, rcount_;
+  std::vector<int> colour_;  // per rank (Colour)
+  int num_colours_ = 1;
   std::vector<double> send_, recv_;
 };
 

@@ -147,9 +147,10 @@ void GaussSeidelSolver::Prepare(BlockProblem& problem) {
 // latest reactions; the rows already updated in this sweep also contribute to `lag`, so
 // that rhs - lag + W_aa S_a is U_a of the iterate S the sweep started from, whose merit
 // (eq. 8.1) is thus accumulated at no extra pass over W.
-template <bool kForward>
-void GaussSeidelSolver::Sweep(BlockProblem& problem, SweepSums& sums) {
-  const int n = problem.size();
+template <bool kForward, bool kStaged>
+void GaussSeidelSolver::Sweep(BlockProblem& problem, SweepSums& sums, const int* rows,
+                              int count) {
+  const int n = kStaged ? count : problem.size();
   const int* row_ptr = problem.row_ptr.data();
   const int* col = problem.col.data();
   const Mat3* W = problem.W.data();
@@ -160,7 +161,7 @@ void GaussSeidelSolver::Sweep(BlockProblem& problem, SweepSums& sums) {
   const Mat3* W_inv = W_inv_.data();
   double change2 = 0.0, norm2 = 0.0, merit = 0.0, residual2 = 0.0, rnorm2 = 0.0, unorm2 = 0.0;
   for (int i = 0; i < n; ++i) {
-    const int a = kForward ? i : n - 1 - i;
+    const int a = kStaged ? rows[kForward ? i : n - 1 - i] : (kForward ? i : n - 1 - i);
     const int k0 = row_ptr[a], k1 = row_ptr[a + 1];
     // Off-diagonal products with the latest reactions (and the lag of updated rows), in
     // scalars so that the six accumulators stay in registers (W is column-major).
@@ -173,7 +174,7 @@ void GaussSeidelSolver::Sweep(BlockProblem& problem, SweepSums& sums) {
       r0 += w[0] * x0 + w[3] * x1 + w[6] * x2;
       r1 += w[1] * x0 + w[4] * x1 + w[7] * x2;
       r2 += w[2] * x0 + w[5] * x1 + w[8] * x2;
-      if (kForward ? c < a : c > a) {
+      if (kStaged ? visit_[c] == stamp_ : (kForward ? c < a : c > a)) {
         const double d0 = x0 - S[c].x(), d1 = x1 - S[c].y(), d2 = x2 - S[c].z();
         l0 += w[0] * d0 + w[3] * d1 + w[6] * d2;
         l1 += w[1] * d0 + w[4] * d1 + w[7] * d2;
@@ -186,7 +187,11 @@ void GaussSeidelSolver::Sweep(BlockProblem& problem, SweepSums& sums) {
     S[a] = R_old;
     // Merit share of the previous iterate; after the first sweep R_old is a diagonal
     // solver output, hence in FC.
-    const Vec3 U_old = rhs - lag + W_aa * R_old;
+    Vec3 U_old = rhs - lag + W_aa * R_old;
+    if (kStaged) {  // B moved by this sweep's earlier exchanges: back to the sweep's start
+      U_old += B_start_[a] - B[a];
+      visit_[a] = stamp_;
+    }
     const Vec3 C = RowResidual(laws[a], W_aa, U_old, R_old, !first_sweep_);
     merit += C.dot(W_inv[a] * C);
     residual2 += C.squaredNorm();
@@ -209,13 +214,29 @@ void GaussSeidelSolver::Sweep(BlockProblem& problem, SweepSums& sums) {
     change2 += (R_new - R_old).squaredNorm();
     norm2 += R_new.squaredNorm();
   }
-  sums.change2 = change2;
-  sums.norm2 = norm2;
-  sums.merit_prev = merit / denominator_;
-  sums.residual2_prev = residual2;
-  sums.rnorm2_prev = rnorm2;
-  sums.unorm2_prev = unorm2;
-  sums.scale2_prev = std::max({rnorm2, unorm2, bnorm2_});
+  sums.change2 += change2;
+  sums.norm2 += norm2;
+  sums.merit_prev += merit / denominator_;
+  sums.residual2_prev += residual2;
+  sums.rnorm2_prev += rnorm2;
+  sums.unorm2_prev += unorm2;
+  sums.scale2_prev = std::max({sums.rnorm2_prev, sums.unorm2_prev, bnorm2_});
+}
+
+void GaussSeidelSolver::StagedSweep(BlockProblem& problem, SweepSums& sums, bool forward) {
+  ++stamp_;
+  const int S = static_cast<int>(stages_.size());
+  for (int k = 0; k < S; ++k) {
+    problem.coupling->Exchange(problem);
+    if (k == 0) B_start_ = problem.B;
+    const std::vector<int>& rows = stages_[forward ? k : S - 1 - k];
+    const int m = static_cast<int>(rows.size());
+    if (forward) {
+      Sweep<true, true>(problem, sums, rows.data(), m);
+    } else {
+      Sweep<false, true>(problem, sums, rows.data(), m);
+    }
+  }
 }
 
 // solfec-mpi: the sums of a sweep over all processes (every decision is taken on them).
@@ -250,6 +271,12 @@ SolverStats GaussSeidelSolver::Iterate(BlockProblem& problem) {
     problem.merit.clear();
     return stats;
   }
+  stages_.clear();
+  if (coupling) stages_ = coupling->SweepStages(static_cast<int>(options_.variant), n);
+  if (stages_.size() > 1) {
+    visit_.assign(n, 0);
+    stamp_ = 0;
+  }
   stats.rerhist.reserve(std::min(options_.maxiter, 4096));
   stats.merhist.reserve(std::min(options_.maxiter, 4096));
   bool forward = true;
@@ -259,11 +286,15 @@ SolverStats GaussSeidelSolver::Iterate(BlockProblem& problem) {
     previous = last;
     last = SweepSums();
     first_sweep_ = stats.iters == 0;
-    if (coupling) coupling->Exchange(problem);  // B of this sweep from the others' R
-    if (forward) {
-      Sweep<true>(problem, last);
+    if (stages_.size() > 1) {
+      StagedSweep(problem, last, forward);  // solfec-mpi, variants FULL and MIDDLE_JACOBI
     } else {
-      Sweep<false>(problem, last);
+      if (coupling) coupling->Exchange(problem);  // B of this sweep from the others' R
+      if (forward) {
+        Sweep<true, false>(problem, last);
+      } else {
+        Sweep<false, false>(problem, last);
+      }
     }
     if (options_.reverse) forward = !forward;
     if (coupling) ReduceSweepSums(*coupling, last);

@@ -54,6 +54,16 @@ struct GaussSeidelOptions {
   // For contact-only problems this is the value of Siconos 4.4's fc3d_compute_error; it is
   // checked like meritval, on the iterate each sweep starts from.
   double residual = 0.0;
+  // solfec-mpi: how rows of different processes see each other within a sweep (manual
+  // table 4.8, Alg. 9.3; ProcessCoupling::SweepStages). kFull: processes coloured so that
+  // neighbours differ; boundary rows of colour c are swept after the rows of colours < c
+  // have been exchanged (the serial Gauss-Seidel order of some row numbering: C exchanges
+  // per sweep). kMiddleJacobi: rows next to both lower and higher colours use the previous
+  // sweep's values. kBoundaryJacobi: one exchange per sweep, all off-process values from the
+  // previous sweep. kSimplified: runs as kBoundaryJacobi (docs/parallel.md). No effect in
+  // serial runs.
+  enum class Variant { kFull = 0, kMiddleJacobi = 1, kBoundaryJacobi = 2, kSimplified = 3 };
+  Variant variant = Variant::kFull;
 
   double resolved_diagepsilon() const;
   int resolved_diagmaxiter() const;
@@ -100,8 +110,12 @@ class GaussSeidelSolver final : public ConstraintSolver {
     bool diag_failed = false;
     bool cohesion_broken = false;
   };
-  template <bool kForward>
-  void Sweep(BlockProblem& problem, SweepSums& sums);
+  // One pass over rows (all rows in index order when rows is null; else rows[0..count),
+  // a stage of a coupled sweep, whose lag and merit bookkeeping then use visit_ and B_start_).
+  template <bool kForward, bool kStaged>
+  void Sweep(BlockProblem& problem, SweepSums& sums, const int* rows = nullptr, int count = 0);
+  // A coupled sweep of several stages (an Exchange before each).
+  void StagedSweep(BlockProblem& problem, SweepSums& sums, bool forward);
   void Prepare(BlockProblem& problem);
   void ReduceSweepSums(ProcessCoupling& coupling, SweepSums& sums) const;
   SolverStats Iterate(BlockProblem& problem);
@@ -115,6 +129,10 @@ class GaussSeidelSolver final : public ConstraintSolver {
   std::vector<std::uint8_t> singular_;
   int num_singular_ = 0;
   bool first_sweep_ = true;  // the warm start need not lie in FC
+  std::vector<std::vector<int>> stages_;  // coupled sweeps: rows per stage (> 1 stage)
+  std::vector<int> visit_;                // the sweep (stamp_) that last visited a row
+  int stamp_ = 0;
+  std::vector<Vec3> B_start_;  // B after a staged sweep's first exchange
   double denominator_ = 1.0;
   double bnorm2_ = 0.0;  // |B|^2 (part of the residual test's scale)
   DiagOptions diag_;

@@ -27,6 +27,11 @@ class ProcessCoupling {
   // (NEWTON_SOLVER's products). x, y: this process's rows.
   virtual void AddCrossProduct(const BlockProblem& problem, const std::vector<Vec3>& x,
                                std::vector<Vec3>& y) = 0;
+  // The rows of this process swept in each stage of a coupled Gauss-Seidel sweep for
+  // GaussSeidelOptions::Variant `variant` (as int): stage s follows the s-th Exchange of the
+  // sweep. The number of stages is the same on every process; one stage means one exchange
+  // per sweep.
+  virtual std::vector<std::vector<int>> SweepStages(int variant, int rows) const = 0;
   // Element-wise sums over all processes, in place.
   virtual void Sum(std::vector<double>& values) = 0;
   double Sum(double value) {

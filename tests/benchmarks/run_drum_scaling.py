@@ -4,7 +4,7 @@
   /usr/bin/python3 tests/benchmarks/run_drum_scaling.py            # 10000 bodies, 60 steps
   /usr/bin/python3 tests/benchmarks/run_drum_scaling.py --quick    # 1000 bodies, 20 steps
   options: --n N, --steps S (timed), --settle S (untimed, before), --step H, --omega W,
-           --ranks 1 2 [4 ...], --no-serial,
+           --ranks 1 2 [4 ...], --no-serial, --variant FULL|MIDDLE_JACOBI|BOUNDARY_JACOBI,
            --build DIR (default $SOLFEC_BUILD_DIR, build-mpi/, build/), --json out.json,
            --keep DIR (keep the runs' output there; default a temporary folder)
 
@@ -123,6 +123,9 @@ def main():
     ap.add_argument("--settle", type=int, default=50)
     ap.add_argument("--step", type=float, default=4e-3)
     ap.add_argument("--omega", type=float, default=1.0)
+    ap.add_argument("--variant", default="FULL",
+                    help="GAUSS_SEIDEL_SOLVER.variant of the MPI runs (FULL, MIDDLE_JACOBI, "
+                         "BOUNDARY_JACOBI)")
     ap.add_argument("--ranks", type=int, nargs="*", default=[1, 2])
     ap.add_argument("--quick", action="store_true", help="1000 bodies, 20 + 50 steps")
     ap.add_argument("--no-serial", action="store_true", help="skip the serial solfec run")
@@ -131,6 +134,7 @@ def main():
     ap.add_argument("--keep")
     ap.add_argument("--timeout", type=float, default=3600.0, help="per run [s]")
     a = ap.parse_args()
+    os.environ["DRUM_VARIANT"] = a.variant
     if a.quick:
         a.n, a.steps = 1000, 20
     build = find_build(a.build)

@@ -311,3 +311,41 @@ def test_partitioned_fe_body_runs_with_one_part_per_rank(tmp_path):
     assert min(serial["conf"][k][9] - serial["x0"][k] for k in serial["x0"]) > 0.005
     for rep in reports:
         assert np.allclose(rep["energy"], serial["energy"], rtol=1e-5, atol=1e-9)
+
+
+def test_full_variant_sweeps_ranks_in_colour_order_and_needs_about_the_serial_iterations(
+        tmp_path):
+    # GAUSS_SEIDEL_SOLVER.variant under solfec-mpi (manual table 4.8, Alg. 9.2-9.3): 'FULL'
+    # colours the ranks and sweeps the rows on shared bricks colour by colour with an
+    # exchange in between (a serial Gauss-Seidel order), 'BOUNDARY_JACOBI' exchanges once per
+    # sweep (off-rank reactions one sweep old). All give the serial answer; FULL converges
+    # in about the serial number of sweeps, BOUNDARY_JACOBI needs many more.
+    def deck(variant):
+        return WALL.replace(
+            "RUN(sol, GAUSS_SEIDEL_SOLVER(1e-8, 2000, meritval=1e-12), 0.2)",
+            f"gs = GAUSS_SEIDEL_SOLVER(1e-8, 2000, meritval=1e-12)\ngs.variant = '{variant}'\n"
+            "gs.itershist = 'ON'\nRUN(sol, gs, 0.1)\nimport json\n"
+            "json.dump(gs.itershist, open('iters%d.json' % RANK(), 'w'))")
+    serial = run_serial(tmp_path, deck("FULL"))
+    base = sum(json.loads((tmp_path / "serial" / "iters0.json").read_text()))
+    sweeps = {}
+    for variant in ("FULL", "MIDDLE_JACOBI", "BOUNDARY_JACOBI"):
+        (tmp_path / variant).mkdir()
+        d, reports = run_parallel(tmp_path / variant, deck(variant), 3)
+        check_ranks(serial, reports, 1e-6)
+        sweeps[variant] = sum(json.loads((d / "iters0.json").read_text()))
+        colours = reports[0]["stats"]["colours"]
+        assert colours >= 2  # neighbouring ranks (bricks shared across cuts) differ
+    print("Gauss-Seidel sweeps over 100 steps: serial %d, 3 ranks %s" % (base, sweeps))
+    assert sweeps["FULL"] <= 1.25 * base
+    assert sweeps["MIDDLE_JACOBI"] <= 1.25 * base  # 2 colours here: no middle rows
+    assert sweeps["BOUNDARY_JACOBI"] >= 1.5 * sweeps["FULL"]
+
+
+def test_auto_solver_under_mpi_stops_with_a_clear_message_once(tmp_path):
+    deck = WALL.replace("GAUSS_SEIDEL_SOLVER(1e-8, 2000, meritval=1e-12)", "AUTO_SOLVER()")
+    p = mpirun(tmp_path, deck, np=2, timeout=120)
+    assert p.returncode != 0
+    text = p.stdout + p.stderr
+    assert "AUTO_SOLVER: not available in solfec-mpi runs yet" in text
+    assert "NEWTON_SOLVER" in text  # names what to use instead

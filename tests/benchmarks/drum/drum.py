@@ -133,6 +133,9 @@ big = R + 1.0
 EXTENTS(sol, (-big, -L / 2 - 1.0, -big, big, L / 2 + 1.0, big))  # escaped bodies are deleted
 UNPHYSICAL_PENETRATION(sol, 0.02)  # a SolverError if any contact gap < -2 cm
 gs = GAUSS_SEIDEL_SOLVER(1E-4, 100, meritval=1E-6)
+# solfec-mpi: how rows of different ranks see each other within a sweep (docs/parallel.md);
+# DRUM_VARIANT overrides the default 'FULL'. No effect in serial runs.
+gs.variant = os.environ.get('DRUM_VARIANT', 'FULL')
 # solfec-mpi: repartition when the largest rank load (bodies + their constraints) exceeds the
 # average by 10% (checked every 10 steps); DRUM_IMBALANCE overrides. No effect in serial runs.
 IMBALANCE_TOLERANCE(sol, float(os.environ.get('DRUM_IMBALANCE', '1.1')))
