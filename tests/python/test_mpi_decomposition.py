@@ -79,15 +79,21 @@ RUN(sol, GAUSS_SEIDEL_SOLVER(1e-8, 2000, meritval=1e-12), 1.0)
 """ + REPORT
 
 # Two finite-element blocks (TL) stacked on a floor, on 3 ranks: one rank owns no body.
-FE_STACK = """
-sol = SOLFEC('DYNAMIC', 1e-3, 'out/fe')
+def fe_on_floor(out, step, a):
+    """Deck lines: SOLFEC (out, step), a Kirchhoff material (E 1e7, rho 1000), friction 0.3
+    and an OBSTACLE HEX floor [-a, a] x [-2, 2] x [-1, 0]."""
+    return f"""
+sol = SOLFEC('DYNAMIC', {step}, '{out}')
 sol.verbose = 'OFF'
 bulk = BULK_MATERIAL(sol, model='KIRCHHOFF', young=1e7, poisson=0.25, density=1000.0)
 SURFACE_MATERIAL(sol, friction=0.3)
-floor = HEX([-2, -2, -1, 2, -2, -1, 2, 2, -1, -2, 2, -1, -2, -2, 0, 2, -2, 0, 2, 2, 0, -2, 2, 0],
-            1, 1, 1, 0, [0] * 6)
+floor = HEX([-{a}, -2, -1, {a}, -2, -1, {a}, 2, -1, -{a}, 2, -1, -{a}, -2, 0, {a}, -2, 0, {a}, 2, 0,
+             -{a}, 2, 0], 1, 1, 1, 0, [0] * 6)
 BODY(sol, 'OBSTACLE', floor, bulk)
-def block(z):
+"""
+
+
+FE_STACK = fe_on_floor("out/fe", 1e-3, 2) + """def block(z):
     n = [-0.5, -0.5, z, 0.5, -0.5, z, 0.5, 0.5, z, -0.5, 0.5, z,
          -0.5, -0.5, z + 1, 0.5, -0.5, z + 1, 0.5, 0.5, z + 1, -0.5, 0.5, z + 1]
     return HEX(n, 2, 2, 2, 0, [0] * 6)
@@ -281,15 +287,7 @@ def test_newton_solver_on_three_ranks_gives_the_serial_newton_answer(tmp_path):
 # One FE bar split by PARTITION into 3 METIS parts glued at their shared nodes (GLUEPNT),
 # sliding and rocking on a floor: on 3 ranks each part is owned by its own rank and the glue
 # rows couple them across ranks.
-PARTITIONED_BAR = """
-sol = SOLFEC('DYNAMIC', 5e-4, 'out/bar')
-sol.verbose = 'OFF'
-bulk = BULK_MATERIAL(sol, model='KIRCHHOFF', young=1e7, poisson=0.25, density=1000.0)
-SURFACE_MATERIAL(sol, friction=0.3)
-floor = HEX([-3, -2, -1, 3, -2, -1, 3, 2, -1, -3, 2, -1, -3, -2, 0, 3, -2, 0, 3, 2, 0, -3, 2, 0],
-            1, 1, 1, 0, [0] * 6)
-BODY(sol, 'OBSTACLE', floor, bulk)
-bar = HEX([-1.5, -0.25, 0, 1.5, -0.25, 0, 1.5, 0.25, 0, -1.5, 0.25, 0,
+PARTITIONED_BAR = fe_on_floor("out/bar", 5e-4, 3) + """bar = HEX([-1.5, -0.25, 0, 1.5, -0.25, 0, 1.5, 0.25, 0, -1.5, 0.25, 0,
            -1.5, -0.25, 0.5, 1.5, -0.25, 0.5, 1.5, 0.25, 0.5, -1.5, 0.25, 0.5], 12, 2, 2, 1, [1] * 6)
 b = BODY(sol, 'FINITE_ELEMENT', bar, bulk, label='BAR')
 INITIAL_VELOCITY(b, (0.5, 0, 0), (0, 0.3, 0))

@@ -2,6 +2,7 @@
 headless Chromium (Debian chromium + playwright-core from viewer/node_modules)."""
 
 import base64
+import contextlib
 import json
 import os
 import re
@@ -29,12 +30,13 @@ def _f32(o):
     return np.frombuffer(base64.b64decode(o["f32"]), dtype="<f4")
 
 
-def _serve(tmp_path):
-    """Starts `solfec -v` on the box of 2^3 cubes for 0.3 s; yields the port."""
-    proc = subprocess.Popen([SOLFEC_EXE, "-v", "--port", "0", DECK, "2", "0.3"], cwd=tmp_path,
+@contextlib.contextmanager
+def _served(tmp_path, *args):
+    """Starts `solfec -v --port 0 args...` in tmp_path; yields the port; stops the server."""
+    proc = subprocess.Popen([SOLFEC_EXE, "-v", "--port", "0", *args], cwd=tmp_path,
                             stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
     port, lines, t0 = None, [], time.time()
-    while port is None and time.time() - t0 < 30:
+    while port is None and time.time() - t0 < 120:
         line = proc.stdout.readline()
         if not line:
             break
@@ -56,13 +58,12 @@ def viewer(tmp_path):
     run = subprocess.run([SOLFEC_EXE, DECK, "2", "0.3"], cwd=tmp_path, capture_output=True,
                          text=True, timeout=120)
     assert run.returncode == 0, run.stderr
-    yield from _serve(tmp_path)
+    with _served(tmp_path, DECK, "2", "0.3") as port:
+        yield port
 
 
 def test_run_button_computes_a_deck_without_output(tmp_path):
-    gen = _serve(tmp_path)
-    port = next(gen)
-    try:
+    with _served(tmp_path, DECK, "2", "0.3") as port:
         s = _get(port, "/api/status")["models"][0]
         # viewer mode: RUN only recorded its duration; the initial state is a one-frame preview
         assert (s["mode"], s["runs"], s["duration"], s["nframes"]) == ("WRITE", 1, 0.3, 1)
@@ -76,8 +77,6 @@ def test_run_button_computes_a_deck_without_output(tmp_path):
         st = _get(port, "/api/status")
         assert st["returncode"] == 0 and st["models"][0]["nframes"] == 61
         assert _get(port, "/api/frame?m=0&i=60")["time"] == pytest.approx(0.3)
-    finally:
-        gen.close()
     # the results are the deck's own: a plain run now opens them in READ mode
     from solfec.results import is_valid
     assert is_valid(str(tmp_path / "out" / "box-of-cubes" / "n2"))
@@ -197,16 +196,7 @@ def test_ten_thousand_bodies_frame_rate_is_printed(tmp_path):
     run = subprocess.run([SOLFEC_EXE, str(deck), "10000"], cwd=tmp_path, capture_output=True,
                          text=True, timeout=600)
     assert run.returncode == 0, run.stderr
-    proc = subprocess.Popen([SOLFEC_EXE, "-v", str(deck), "10000"], cwd=tmp_path,
-                            stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
-    try:
-        port = None
-        for line in proc.stdout:
-            m = re.search(r"serving http://127\.0\.0\.1:(\d+)/", line)
-            if m:
-                port = int(m.group(1))
-                break
-        assert port is not None
+    with _served(tmp_path, str(deck), "10000") as port:
         p = subprocess.run(["node", os.path.join(ROOT, "tests", "viewer", "fps.mjs"),
                             f"http://127.0.0.1:{port}/"], capture_output=True, text=True,
                            timeout=600, env={**os.environ, "VIEWER_DIR": VIEWER_DIR,
@@ -234,9 +224,6 @@ def test_ten_thousand_bodies_frame_rate_is_printed(tmp_path):
               f"{pr['width']}x{pr['height']} px, one render "
               f"{pr['render_ms']:.0f} ms ({pr['geometry_ms']:.0f} ms at 1 % of the pixels), "
               f"placement + culling {pr['body_update_ms']:.1f} ms, frame fetch {pr['fetch_ms']:.0f} ms")
-    finally:
-        proc.terminate()
-        proc.wait(10)
 
 
 BALLS = """
@@ -265,16 +252,7 @@ def test_page_draws_spheres_as_impostors_and_picks_one(tmp_path):
     run = subprocess.run([SOLFEC_EXE, str(deck)], cwd=tmp_path, capture_output=True, text=True,
                          timeout=120)
     assert run.returncode == 0, run.stderr
-    proc = subprocess.Popen([SOLFEC_EXE, "-v", "--port", "0", str(deck)], cwd=tmp_path,
-                            stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
-    try:
-        port = None
-        for line in proc.stdout:
-            m = re.search(r"serving http://127\.0\.0\.1:(\d+)/", line)
-            if m:
-                port = int(m.group(1))
-                break
-        assert port is not None
+    with _served(tmp_path, str(deck)) as port:
         art = tmp_path / "artefacts"
         art.mkdir()
         p = subprocess.run(["node", os.path.join(ROOT, "tests", "viewer", "e2e.mjs"),
@@ -283,9 +261,6 @@ def test_page_draws_spheres_as_impostors_and_picks_one(tmp_path):
                                                        "CHROMIUM": CHROMIUM})
         assert p.returncode == 0, p.stderr
         out = json.loads(p.stdout.strip().splitlines()[-1])
-    finally:
-        proc.terminate()
-        proc.wait(10)
     assert out["errors"] == []
     assert out["nframes"] == 11 and out["bodies"] == 9
     assert (out["meshes"]["instanced"], out["meshes"]["merged"]) == ([], [1])  # the floor
