@@ -139,8 +139,8 @@ class GAUSS_SEIDEL_SOLVER(_IterationsHistory):
         self._s.reverse = A.onoff(v, "GAUSS_SEIDEL_SOLVER", "reverse")
 
     # Parallel-run members of the manual (4.1.9, Table 4.8), used by solfec-mpi only:
-    # variant 'FULL' (default), 'MIDDLE_JACOBI', 'BOUNDARY_JACOBI' ('SIMPLIFIED' runs as
-    # 'BOUNDARY_JACOBI'); innerloops is accepted and checked, without effect (docs/parallel.md).
+    # variant 'FULL' (default), 'MIDDLE_JACOBI', 'BOUNDARY_JACOBI', 'SIMPLIFIED'; innerloops
+    # is accepted and checked, without effect (docs/parallel.md).
     @property
     def variant(self):
         return self._variant

@@ -273,7 +273,18 @@ SolverStats GaussSeidelSolver::Iterate(BlockProblem& problem) {
   }
   stages_.clear();
   if (coupling) stages_ = coupling->SweepStages(static_cast<int>(options_.variant), n);
-  if (stages_.size() > 1) {
+  // SIMPLIFIED (solfec-mpi): one sweep over the contacts, then sweeps over the other rows
+  // only (manual 9.1); decided on the number of other rows over all processes.
+  const bool simplified =
+      coupling && options_.variant == GaussSeidelOptions::Variant::kSimplified;
+  std::vector<int> contacts, others;
+  bool any_others = false;
+  if (simplified) {
+    for (int a = 0; a < n; ++a)
+      (problem.laws[a].kind == LawKind::kSignoriniCoulomb ? contacts : others).push_back(a);
+    any_others = coupling->Sum(static_cast<double>(others.size())) > 0.0;
+  }
+  if (stages_.size() > 1 || simplified) {
     visit_.assign(n, 0);
     stamp_ = 0;
   }
@@ -286,7 +297,13 @@ SolverStats GaussSeidelSolver::Iterate(BlockProblem& problem) {
     previous = last;
     last = SweepSums();
     first_sweep_ = stats.iters == 0;
-    if (stages_.size() > 1) {
+    if (simplified) {
+      const std::vector<int>& rows = stats.iters == 0 ? contacts : others;
+      ++stamp_;
+      coupling->Exchange(problem);
+      B_start_ = problem.B;
+      Sweep<true, true>(problem, last, rows.data(), static_cast<int>(rows.size()));
+    } else if (stages_.size() > 1) {
       StagedSweep(problem, last, forward);  // solfec-mpi, variants FULL and MIDDLE_JACOBI
     } else {
       if (coupling) coupling->Exchange(problem);  // B of this sweep from the others' R
@@ -306,6 +323,16 @@ SolverStats GaussSeidelSolver::Iterate(BlockProblem& problem) {
       stats.relative_error = rel;
       break;
     }
+    if (simplified && stats.iters == 1) {  // the contact sweep: its reactions stay
+      stats.rerhist.push_back(rel);
+      stats.relative_error = rel;
+      if (!any_others) {
+        stats.converged = true;
+        break;
+      }
+      if (stats.iters >= options_.maxiter) break;
+      continue;
+    }
     if (stats.iters >= 2) {
       stats.merhist.push_back(last.merit_prev);
       const bool residual_met = options_.residual > 0.0 && last.scale2_prev > 0.0 &&
@@ -313,7 +340,7 @@ SolverStats GaussSeidelSolver::Iterate(BlockProblem& problem) {
                                                            options_.residual * last.scale2_prev;
       if (last.merit_prev <= options_.meritval || residual_met) {
         stats.converged = true;
-        if (!last.cohesion_broken) {
+        if (!last.cohesion_broken && !simplified) {
           // Restore iterate k = iters - 1 (its statistics are complete already).
           std::copy(R_prev_.begin(), R_prev_.end(), problem.R.begin());
           --stats.iters;
@@ -331,7 +358,7 @@ SolverStats GaussSeidelSolver::Iterate(BlockProblem& problem) {
     }
     // The accelerated point is iterate k (the next sweep starts from it; at maxiter it is
     // returned), so merhist and a run cut at maxiter = k agree.
-    if (depth_ > 0) Accelerate(problem, last.change2);
+    if (depth_ > 0 && !simplified) Accelerate(problem, last.change2);
     if (stats.iters >= options_.maxiter) break;
   }
   // Final state: U = B + W R and per-row merits of the returned iterate.

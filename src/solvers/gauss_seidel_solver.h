@@ -60,8 +60,9 @@ struct GaussSeidelOptions {
   // have been exchanged (the serial Gauss-Seidel order of some row numbering: C exchanges
   // per sweep). kMiddleJacobi: rows next to both lower and higher colours use the previous
   // sweep's values. kBoundaryJacobi: one exchange per sweep, all off-process values from the
-  // previous sweep. kSimplified: runs as kBoundaryJacobi (docs/parallel.md). No effect in
-  // serial runs.
+  // previous sweep. kSimplified: one sweep over the contact rows (their reactions then
+  // stay), then sweeps over the other rows only, exchanging before each (our bilateral rows
+  // can span processes); no Anderson. No effect in serial runs.
   enum class Variant { kFull = 0, kMiddleJacobi = 1, kBoundaryJacobi = 2, kSimplified = 3 };
   Variant variant = Variant::kFull;
 
