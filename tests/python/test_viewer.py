@@ -30,6 +30,14 @@ def _f32(o):
     return np.frombuffer(base64.b64decode(o["f32"]), dtype="<f4")
 
 
+def _need_browser():
+    """Skips the test without headless Chromium, node and the bundled playwright-core."""
+    if not (os.path.isfile(CHROMIUM) and shutil.which("node")):
+        pytest.skip("headless test needs chromium (apt install chromium) and node")
+    if not os.path.isdir(os.path.join(VIEWER_DIR, "node_modules", "playwright-core")):
+        pytest.skip("viewer/node_modules missing: run `npm ci` in viewer/ (cmake/setup.sh)")
+
+
 @contextlib.contextmanager
 def _served(tmp_path, *args):
     """Starts `solfec -v --port 0 args...` in tmp_path; yields the port; stops the server."""
@@ -116,10 +124,7 @@ def test_api_serves_model_and_frames_of_the_results(viewer):
 @pytest.mark.parametrize("query", ["", "?instancing=1", "?lod=1000"],
                          ids=["merged", "instanced", "impostors"])
 def test_page_renders_bodies_follows_the_slider_and_picks_a_body(viewer, tmp_path, query):
-    if not (os.path.isfile(CHROMIUM) and shutil.which("node")):
-        pytest.skip("headless test needs chromium (apt install chromium) and node")
-    if not os.path.isdir(os.path.join(VIEWER_DIR, "node_modules", "playwright-core")):
-        pytest.skip("viewer/node_modules missing: run `npm ci` in viewer/ (cmake/setup.sh)")
+    _need_browser()
     art = tmp_path / "artefacts"
     art.mkdir()
     p = subprocess.run(["node", os.path.join(ROOT, "tests", "viewer", "e2e.mjs"),
@@ -187,10 +192,7 @@ def test_ten_thousand_bodies_frame_rate_is_printed(tmp_path):
     """10^4 separated falling cubes (6 frames): load time, the render loop's frame rate while
     playing and the browser's CPU time per frame in headless Chromium, printed (software GL on
     a shared machine: no bound on the rate asserted; what is drawn is)."""
-    if not (os.path.isfile(CHROMIUM) and shutil.which("node")):
-        pytest.skip("needs chromium and node")
-    if not os.path.isdir(os.path.join(VIEWER_DIR, "node_modules", "playwright-core")):
-        pytest.skip("viewer/node_modules missing: run `npm ci` in viewer/")
+    _need_browser()
     deck = tmp_path / "many.py"
     deck.write_text(MANY_CUBES)
     run = subprocess.run([SOLFEC_EXE, str(deck), "10000"], cwd=tmp_path, capture_output=True,
@@ -243,10 +245,7 @@ RUN(sol, GAUSS_SEIDEL_SOLVER(1E-6, 100), 0.05)
 def test_page_draws_spheres_as_impostors_and_picks_one(tmp_path):
     """8 spheres on a floor: drawn as impostors (one point each, ray-sphere per pixel), picked
     analytically, and close to their tessellated meshes."""
-    if not (os.path.isfile(CHROMIUM) and shutil.which("node")):
-        pytest.skip("headless test needs chromium (apt install chromium) and node")
-    if not os.path.isdir(os.path.join(VIEWER_DIR, "node_modules", "playwright-core")):
-        pytest.skip("viewer/node_modules missing: run `npm ci` in viewer/ (cmake/setup.sh)")
+    _need_browser()
     deck = tmp_path / "balls.py"
     deck.write_text(BALLS)
     run = subprocess.run([SOLFEC_EXE, str(deck)], cwd=tmp_path, capture_output=True, text=True,
