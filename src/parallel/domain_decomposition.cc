@@ -580,8 +580,8 @@ void DomainDecomposition::GatherProblem(const domain::Domain& d, solvers::BlockP
     const auto first = cross.lower_bound({ids[a], std::numeric_limits<Id>::min()});
     auto last = first;
     while (last != cross.end() && last->first.first == ids[a]) ++last;
-    const auto blocks = P.row_ptr[a + 1] - P.row_ptr[a] + std::distance(first, last);
-    out.push_back(static_cast<double>(blocks));
+    const auto nblocks = P.row_ptr[a + 1] - P.row_ptr[a] + std::distance(first, last);
+    out.push_back(static_cast<double>(nblocks));
     for (int k = P.row_ptr[a]; k < P.row_ptr[a + 1]; ++k) {
       out.push_back(static_cast<double>(ids[P.col[k]]));
       out.insert(out.end(), P.W[k].data(), P.W[k].data() + 9);

@@ -223,20 +223,23 @@ void GaussSeidelSolver::Sweep(BlockProblem& problem, SweepSums& sums, const int*
   sums.scale2_prev = std::max({sums.rnorm2_prev, sums.unorm2_prev, bnorm2_});
 }
 
+void GaussSeidelSolver::SweepStage(BlockProblem& problem, SweepSums& sums,
+                                   const std::vector<int>& rows, bool forward, bool first) {
+  problem.coupling->Exchange(problem);
+  if (first) B_start_ = problem.B;
+  const int m = static_cast<int>(rows.size());
+  if (forward) {
+    Sweep<true, true>(problem, sums, rows.data(), m);
+  } else {
+    Sweep<false, true>(problem, sums, rows.data(), m);
+  }
+}
+
 void GaussSeidelSolver::StagedSweep(BlockProblem& problem, SweepSums& sums, bool forward) {
   ++stamp_;
   const int S = static_cast<int>(stages_.size());
-  for (int k = 0; k < S; ++k) {
-    problem.coupling->Exchange(problem);
-    if (k == 0) B_start_ = problem.B;
-    const std::vector<int>& rows = stages_[forward ? k : S - 1 - k];
-    const int m = static_cast<int>(rows.size());
-    if (forward) {
-      Sweep<true, true>(problem, sums, rows.data(), m);
-    } else {
-      Sweep<false, true>(problem, sums, rows.data(), m);
-    }
-  }
+  for (int k = 0; k < S; ++k)
+    SweepStage(problem, sums, stages_[forward ? k : S - 1 - k], forward, k == 0);
 }
 
 // solfec-mpi: the sums of a sweep over all processes (every decision is taken on them).
@@ -298,11 +301,8 @@ SolverStats GaussSeidelSolver::Iterate(BlockProblem& problem) {
     last = SweepSums();
     first_sweep_ = stats.iters == 0;
     if (simplified) {
-      const std::vector<int>& rows = stats.iters == 0 ? contacts : others;
       ++stamp_;
-      coupling->Exchange(problem);
-      B_start_ = problem.B;
-      Sweep<true, true>(problem, last, rows.data(), static_cast<int>(rows.size()));
+      SweepStage(problem, last, stats.iters == 0 ? contacts : others, true, true);
     } else if (stages_.size() > 1) {
       StagedSweep(problem, last, forward);  // solfec-mpi, variants FULL and MIDDLE_JACOBI
     } else {

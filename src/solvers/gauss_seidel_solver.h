@@ -115,7 +115,11 @@ class GaussSeidelSolver final : public ConstraintSolver {
   // a stage of a coupled sweep, whose lag and merit bookkeeping then use visit_ and B_start_).
   template <bool kForward, bool kStaged>
   void Sweep(BlockProblem& problem, SweepSums& sums, const int* rows = nullptr, int count = 0);
-  // A coupled sweep of several stages (an Exchange before each).
+  // One stage of a coupled sweep: Exchange, then Sweep<forward, true> over rows (the first
+  // stage of a sweep keeps B as B_start_). The caller advances stamp_ once per sweep.
+  void SweepStage(BlockProblem& problem, SweepSums& sums, const std::vector<int>& rows,
+                  bool forward, bool first);
+  // A coupled sweep of several stages (SweepStage for each).
   void StagedSweep(BlockProblem& problem, SweepSums& sums, bool forward);
   void Prepare(BlockProblem& problem);
   void ReduceSweepSums(ProcessCoupling& coupling, SweepSums& sums) const;
