@@ -145,6 +145,7 @@ void Domain::Step(solvers::ConstraintSolver& solver) {
     dec->BeginStep(*this);
     constraint_index_valid_ = false;
     stage_times_.PARBAL = balance.Stop();
+    timer.Start();  // TIMINT without the balancing
   }
   std::vector<Body*> active;
   active.reserve(bodies_.size());

@@ -3,6 +3,7 @@
 #pragma once
 
 #include <array>
+#include <list>
 #include <map>
 #include <memory>
 #include <string>
@@ -71,6 +72,9 @@ class DomainDecomposition final : public domain::Decomposition {
   std::map<Id, std::array<double, 3>> ghost_work_;  // works of a ghost when last received
   std::map<Id, std::array<double, 3>> obstacle_work_;  // obstacle works when last synchronised
   std::vector<Id> foreign_;  // constraint ids copied in by Synchronize
+  // Nodes of the removed copies, reused by the next Synchronize (no allocation per contact).
+  std::list<contact::Constraint> spare_;
+  std::vector<body::Body*> by_id_;  // Synchronize's body lookup (index: id)
   CouplingStats coupling_stats_;
   std::unique_ptr<RankCoupling> coupling_;
   std::vector<Id> remote_touched_;  // bodies owned elsewhere that this step's rows touch

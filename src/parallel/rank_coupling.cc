@@ -9,12 +9,6 @@
 
 namespace solfec::parallel {
 
-VecX InverseInertiaTimes(const body::Body& b, const VecX& x) {
-  MatX g = x;
-  b.ApplyInverseInertia(g);
-  return g.col(0);
-}
-
 void RankCoupling::Reset(const solvers::BlockProblem& problem) {
   shared_.clear();
   to_rank_.assign(comm_.size(), {});
@@ -24,6 +18,14 @@ void RankCoupling::Reset(const solvers::BlockProblem& problem) {
 
 void RankCoupling::Plan() {
   const int n = comm_.size();
+  for (Shared& s : shared_) {
+    for (Entry& e : s.entries) {
+      e.AinvHt.setZero(s.body->num_dofs(), 3);
+      for (size_t j = 0; j < e.H.dofs.size(); ++j)
+        e.AinvHt.row(e.H.dofs[j]) += e.H.values.col(j).transpose();
+      s.body->ApplyInverseInertia(e.AinvHt);
+    }
+  }
   scount_.assign(n, 0);
   for (int q = 0; q < n; ++q)
     for (int k : to_rank_[q]) scount_[q] += shared_[k].body->num_dofs();
@@ -103,11 +105,12 @@ std::vector<std::vector<int>> RankCoupling::SweepStages(int variant, int rows) c
   return stages;
 }
 
-void RankCoupling::ExchangeImpulses(const std::vector<Vec3>& x) {
+void RankCoupling::StartImpulses(const std::vector<Vec3>& x) {
   Timer t;
   t.Start();
   const int n = comm_.size();
   send_.clear();
+  sdisp_.assign(n + 1, 0);
   for (int q = 0; q < n; ++q) {
     for (int k : to_rank_[q]) {
       const Shared& s = shared_[k];
@@ -119,13 +122,47 @@ void RankCoupling::ExchangeImpulses(const std::vector<Vec3>& x) {
           send_[at + e.H.dofs[j]] += e.H.values.col(j).dot(r);
       }
     }
+    sdisp_[q + 1] = static_cast<int>(send_.size());
   }
-  comm_.AllToAllKnown(send_, scount_, recv_, rcount_);
+  rdisp_.assign(n + 1, 0);
+  for (int q = 0; q < n; ++q) rdisp_[q + 1] = rdisp_[q] + rcount_[q];
+  recv_.resize(rdisp_[n]);
+  // Neighbours only (what grows with the number of ranks is the number of neighbours, not
+  // of ranks); one tag: messages between two ranks do not overtake each other.
+  constexpr int kTag = 7417;
+  requests_.clear();
+  for (int q = 0; q < n; ++q) {
+    if (rcount_[q] == 0) continue;
+    requests_.emplace_back();
+    MPI_Irecv(recv_.data() + rdisp_[q], rcount_[q], MPI_DOUBLE, q, kTag, comm_.comm(),
+              &requests_.back());
+  }
+  for (int q = 0; q < n; ++q) {
+    if (scount_[q] == 0) continue;
+    requests_.emplace_back();
+    MPI_Isend(send_.data() + sdisp_[q], scount_[q], MPI_DOUBLE, q, kTag, comm_.comm(),
+              &requests_.back());
+  }
   stats_.bytes_sent += 8.0 * static_cast<double>(send_.size());
+  stats_.comm_time += t.Stop();
+}
+
+void RankCoupling::Progress() {
+  if (requests_.empty()) return;
+  int done = 0;
+  MPI_Testall(static_cast<int>(requests_.size()), requests_.data(), &done, MPI_STATUSES_IGNORE);
+}
+
+void RankCoupling::FinishImpulses() {
+  Timer t;
+  t.Start();
+  if (!requests_.empty())
+    MPI_Waitall(static_cast<int>(requests_.size()), requests_.data(), MPI_STATUSES_IGNORE);
+  requests_.clear();
   stats_.comm_time += t.Stop();
   for (Shared& s : shared_) s.ext.setZero(s.body->num_dofs());
   size_t pos = 0;
-  for (int q = 0; q < n; ++q) {
+  for (int q = 0; q < comm_.size(); ++q) {
     for (int k : to_rank_[q]) {
       Shared& s = shared_[k];
       const int nd = s.body->num_dofs();
@@ -136,20 +173,26 @@ void RankCoupling::ExchangeImpulses(const std::vector<Vec3>& x) {
   stats_.exchanges += 1;
 }
 
+// H A^-1 ext = (A^-1 H^T)^T ext (A symmetric).
 void RankCoupling::AddVelocities(std::vector<Vec3>& y) const {
   for (const Shared& s : shared_) {
     if (s.ext.isZero(0.0)) continue;
-    const VecX du = InverseInertiaTimes(*s.body, s.ext);
-    for (const Entry& e : s.entries) {
-      Vec3 v = Vec3::Zero();
-      for (size_t j = 0; j < e.H.dofs.size(); ++j) v += e.H.values.col(j) * du[e.H.dofs[j]];
-      y[e.row] += e.sign * v;
-    }
+    for (const Entry& e : s.entries) y[e.row] += e.sign * (e.AinvHt.transpose() * s.ext);
   }
 }
 
-void RankCoupling::Exchange(solvers::BlockProblem& P) {
-  ExchangeImpulses(P.R);
+void RankCoupling::StartExchange(const solvers::BlockProblem& P) { StartImpulses(P.R); }
+
+std::vector<char> RankCoupling::BoundaryRows(int rows) const {
+  std::vector<char> boundary(rows, 0);
+  for (const Shared& s : shared_)
+    for (const Entry& e : s.entries)
+      if (e.row < rows) boundary[e.row] = 1;
+  return boundary;
+}
+
+void RankCoupling::FinishExchange(solvers::BlockProblem& P) {
+  FinishImpulses();
   for (const Shared& s : shared_)
     for (const Entry& e : s.entries) P.B[e.row] = B0_[e.row];
   AddVelocities(P.B);

@@ -30,6 +30,7 @@ class RankCoupling final : public solvers::ProcessCoupling {
     int row = 0;        // this rank's row
     double sign = 1.0;  // -1 on body1 of a two-body row, else +1
     body::HOperator H;  // the row's H on the shared body
+    MatX AinvHt;        // A^-1 H^T of the shared body (dofs x 3; set by Plan)
   };
   struct Shared {
     body::Body* body = nullptr;
@@ -46,7 +47,7 @@ class RankCoupling final : public solvers::ProcessCoupling {
   // Per rank: indices of shared() sent to / received from it, in body id order on all ranks.
   std::vector<std::vector<int>>& to_rank() { return to_rank_; }
   // Message sizes of this step's exchanges (one MPI_Alltoall; both sides know the shared
-  // bodies); throws SolverError when the ranks disagree.
+  // bodies) and each entry's A^-1 H^T; throws SolverError when the ranks disagree.
   void Plan();
   // Collective, after Plan: greedy colouring of the ranks (neighbours: ranks sharing a body)
   // so that no two neighbours have the same colour (manual Alg. 9.2), the same on every rank.
@@ -54,7 +55,10 @@ class RankCoupling final : public solvers::ProcessCoupling {
   const std::vector<int>& colours() const { return colour_; }  // per rank
   int num_colours() const { return num_colours_; }
 
-  void Exchange(solvers::BlockProblem& problem) override;
+  void StartExchange(const solvers::BlockProblem& problem) override;
+  void FinishExchange(solvers::BlockProblem& problem) override;
+  void Progress() override;
+  std::vector<char> BoundaryRows(int rows) const override;
   void AddCrossProduct(const solvers::BlockProblem& problem, const std::vector<Vec3>& x,
                        std::vector<Vec3>& y) override;
   void Sum(std::vector<double>& values) override;
@@ -72,8 +76,14 @@ class RankCoupling final : public solvers::ProcessCoupling {
 
  private:
   // Sends h sum sign H^T x of this rank's rows on every shared body to the other touching
-  // ranks; sets Shared::ext to what they send.
-  void ExchangeImpulses(const std::vector<Vec3>& x);
+  // ranks (point to point, neighbours only; nonblocking: FinishImpulses completes it and
+  // sets Shared::ext to what they sent).
+  void StartImpulses(const std::vector<Vec3>& x);
+  void FinishImpulses();
+  void ExchangeImpulses(const std::vector<Vec3>& x) {
+    StartImpulses(x);
+    FinishImpulses();
+  }
   // y[row] += sign H A^-1 ext for every entry of a shared body with a nonzero ext.
   void AddVelocities(std::vector<Vec3>& y) const;
 
@@ -87,9 +97,8 @@ class RankCoupling final : public solvers::ProcessCoupling {
   std::vector<int> colour_;  // per rank (Colour)
   int num_colours_ = 1;
   std::vector<double> send_, recv_;
+  std::vector<int> sdisp_, rdisp_;
+  std::vector<MPI_Request> requests_;  // of the exchange in flight (StartImpulses)
 };
-
-// b.ApplyInverseInertia on a vector: A^-1 x.
-VecX InverseInertiaTimes(const body::Body& b, const VecX& x);
 
 }  // namespace solfec::parallel

@@ -135,7 +135,12 @@ void GaussSeidelSolver::Prepare(BlockProblem& problem) {
   R_prev_.resize(n);
   omega_ = options_.omega;
   depth_ = options_.anderson;
-  f_.resize(0);  // Accelerate starts a fresh history
+  // AndersonProducts starts a fresh history (all sizes consistent also with no rows)
+  f_.resize(0);
+  g_prev_.resize(0);
+  f_prev_.resize(0);
+  dF_.resize(0, depth_);
+  dG_.resize(0, depth_);
   history_ = next_slot_ = 0;  // (also when this process has no rows: solfec-mpi)
   have_prev_ = false;
   diag_.kind = options_.diagsolver;
@@ -223,15 +228,35 @@ void GaussSeidelSolver::Sweep(BlockProblem& problem, SweepSums& sums, const int*
   sums.scale2_prev = std::max({sums.rnorm2_prev, sums.unorm2_prev, bnorm2_});
 }
 
-void GaussSeidelSolver::SweepStage(BlockProblem& problem, SweepSums& sums,
-                                   const std::vector<int>& rows, bool forward, bool first) {
-  problem.coupling->Exchange(problem);
-  if (first) B_start_ = problem.B;
-  const int m = static_cast<int>(rows.size());
+// The rows of a stage that no other process sees are swept while the exchange is in
+// flight (manual Alg. 9.3), then, once it is complete, the rows whose B it changed.
+void GaussSeidelSolver::SweepStage(BlockProblem& problem, SweepSums& sums, const Stage& stage,
+                                   bool forward, bool first) {
+  ProcessCoupling& coupling = *problem.coupling;
+  coupling.StartExchange(problem);
+  const int ni = static_cast<int>(stage.inner.size());
+  const int nb = static_cast<int>(stage.boundary.size());
+  // In chunks (from the far end when sweeping backward), letting the exchange progress.
+  constexpr int kChunk = 512;
+  for (int done = 0; done < ni; done += kChunk) {
+    const int m = std::min(kChunk, ni - done);
+    if (forward) {
+      Sweep<true, true>(problem, sums, stage.inner.data() + done, m);
+    } else {
+      Sweep<false, true>(problem, sums, stage.inner.data() + (ni - done - m), m);
+    }
+    coupling.Progress();
+  }
+  coupling.FinishExchange(problem);
+  // B at the sweep's start (its first exchange); the inner rows' B never changes, so the
+  // copy is right for those already swept too.
+  if (first) {
+    for (int a : boundary_) B_start_[a] = problem.B[a];
+  }
   if (forward) {
-    Sweep<true, true>(problem, sums, rows.data(), m);
+    Sweep<true, true>(problem, sums, stage.boundary.data(), nb);
   } else {
-    Sweep<false, true>(problem, sums, rows.data(), m);
+    Sweep<false, true>(problem, sums, stage.boundary.data(), nb);
   }
 }
 
@@ -242,12 +267,15 @@ void GaussSeidelSolver::StagedSweep(BlockProblem& problem, SweepSums& sums, bool
     SweepStage(problem, sums, stages_[forward ? k : S - 1 - k], forward, k == 0);
 }
 
-// solfec-mpi: the sums of a sweep over all processes (every decision is taken on them).
-void GaussSeidelSolver::ReduceSweepSums(ProcessCoupling& coupling, SweepSums& sums) const {
+// solfec-mpi: the sums of a sweep over all processes (every decision is taken on them),
+// with `extra` values (Anderson's inner products) summed in the same reduction.
+void GaussSeidelSolver::ReduceSweepSums(ProcessCoupling& coupling, SweepSums& sums,
+                                        std::vector<double>& extra) const {
   std::vector<double> v{sums.change2,      sums.norm2,       sums.merit_prev,
                         sums.residual2_prev, sums.rnorm2_prev, sums.unorm2_prev,
                         sums.diag_diverged ? 1.0 : 0.0, sums.diag_failed ? 1.0 : 0.0,
                         sums.cohesion_broken ? 1.0 : 0.0};
+  v.insert(v.end(), extra.begin(), extra.end());
   coupling.Sum(v);
   sums.change2 = v[0];
   sums.norm2 = v[1];
@@ -259,6 +287,20 @@ void GaussSeidelSolver::ReduceSweepSums(ProcessCoupling& coupling, SweepSums& su
   sums.diag_diverged = v[6] > 0.0;
   sums.diag_failed = v[7] > 0.0;
   sums.cohesion_broken = v[8] > 0.0;
+  std::copy(v.begin() + 9, v.end(), extra.begin());
+}
+
+// Stages of a coupled sweep, each split into the rows no other process sees (swept while
+// the stage's exchange is in flight) and the others; sorted, as SweepStages returns them.
+void GaussSeidelSolver::PrepareStages(ProcessCoupling& coupling,
+                                      const std::vector<std::vector<int>>& stages, int n) {
+  const std::vector<char> boundary = coupling.BoundaryRows(n);
+  stages_.assign(stages.size(), Stage());
+  for (size_t s = 0; s < stages.size(); ++s)
+    for (int a : stages[s]) (boundary[a] ? stages_[s].boundary : stages_[s].inner).push_back(a);
+  boundary_.clear();
+  for (int a = 0; a < n; ++a)
+    if (boundary[a]) boundary_.push_back(a);
 }
 
 // The loop of Alg. 9.1: `while |S - R| / |R| > epsilon and g(R) > meritval`. The merit of
@@ -275,22 +317,27 @@ SolverStats GaussSeidelSolver::Iterate(BlockProblem& problem) {
     return stats;
   }
   stages_.clear();
-  if (coupling) stages_ = coupling->SweepStages(static_cast<int>(options_.variant), n);
   // SIMPLIFIED (solfec-mpi): one sweep over the contacts, then sweeps over the other rows
   // only (manual 9.1); decided on the number of other rows over all processes.
   const bool simplified =
       coupling && options_.variant == GaussSeidelOptions::Variant::kSimplified;
-  std::vector<int> contacts, others;
   bool any_others = false;
-  if (simplified) {
-    for (int a = 0; a < n; ++a)
-      (problem.laws[a].kind == LawKind::kSignoriniCoulomb ? contacts : others).push_back(a);
-    any_others = coupling->Sum(static_cast<double>(others.size())) > 0.0;
-  }
-  if (stages_.size() > 1 || simplified) {
+  if (coupling) {
     visit_.assign(n, 0);
     stamp_ = 0;
+    B_start_ = problem.B;
+    if (simplified) {
+      std::vector<std::vector<int>> split(2);
+      for (int a = 0; a < n; ++a)
+        split[problem.laws[a].kind == LawKind::kSignoriniCoulomb ? 0 : 1].push_back(a);
+      any_others = coupling->Sum(static_cast<double>(split[1].size())) > 0.0;
+      PrepareStages(*coupling, split, n);  // not swept as stages: one or the other
+    } else {
+      PrepareStages(*coupling, coupling->SweepStages(static_cast<int>(options_.variant), n), n);
+    }
   }
+  const bool anderson = depth_ > 0 && !simplified;
+  std::vector<double> products;  // Anderson's inner products (AndersonProducts)
   stats.rerhist.reserve(std::min(options_.maxiter, 4096));
   stats.merhist.reserve(std::min(options_.maxiter, 4096));
   bool forward = true;
@@ -302,19 +349,20 @@ SolverStats GaussSeidelSolver::Iterate(BlockProblem& problem) {
     first_sweep_ = stats.iters == 0;
     if (simplified) {
       ++stamp_;
-      SweepStage(problem, last, stats.iters == 0 ? contacts : others, true, true);
-    } else if (stages_.size() > 1) {
-      StagedSweep(problem, last, forward);  // solfec-mpi, variants FULL and MIDDLE_JACOBI
+      SweepStage(problem, last, stages_[stats.iters == 0 ? 0 : 1], true, true);
+    } else if (coupling) {
+      StagedSweep(problem, last, forward);  // solfec-mpi: one stage per exchange
+    } else if (forward) {
+      Sweep<true, false>(problem, last);
     } else {
-      if (coupling) coupling->Exchange(problem);  // B of this sweep from the others' R
-      if (forward) {
-        Sweep<true, false>(problem, last);
-      } else {
-        Sweep<false, false>(problem, last);
-      }
+      Sweep<false, false>(problem, last);
     }
     if (options_.reverse) forward = !forward;
-    if (coupling) ReduceSweepSums(*coupling, last);
+    if (coupling) {  // one reduction: the sweep's sums and Anderson's inner products
+      products.clear();
+      if (anderson) AndersonProducts(problem, products);
+      ReduceSweepSums(*coupling, last, products);
+    }
     ++stats.iters;
     const double rel = last.norm2 > 0.0 ? std::sqrt(last.change2 / last.norm2)
                                         : (last.change2 > 0.0 ? 1.0 : 0.0);
@@ -358,7 +406,10 @@ SolverStats GaussSeidelSolver::Iterate(BlockProblem& problem) {
     }
     // The accelerated point is iterate k (the next sweep starts from it; at maxiter it is
     // returned), so merhist and a run cut at maxiter = k agree.
-    if (depth_ > 0 && !simplified) Accelerate(problem, last.change2);
+    if (anderson) {
+      if (!coupling) AndersonProducts(problem, products);
+      Accelerate(problem, coupling ? std::sqrt(last.change2) : f_.norm(), products);
+    }
     if (stats.iters >= options_.maxiter) break;
   }
   // Final state: U = B + W R and per-row merits of the returned iterate.
@@ -384,13 +435,17 @@ SolverStats GaussSeidelSolver::Iterate(BlockProblem& problem) {
 // the sweep started from, g = problem.R = G(x), f = g - x. With the last m differences
 // dF, dG: gamma = argmin |f - dF gamma|, x_next = g - dG gamma, projected row by row on
 // the laws' admissible sets. The history restarts when |f| grows (an active set change).
-void GaussSeidelSolver::Accelerate(BlockProblem& problem, double change2) {
+//
+// AndersonProducts: f, the newest differences (written into the next slot of the history;
+// a restart discards them), and this process's share of dF^T dF and dF^T f over the columns
+// the history will hold (products: m^2 + m values, m = 0 when it holds none yet); under
+// solfec-mpi they are summed over the processes with the sweep's sums (one reduction).
+void GaussSeidelSolver::AndersonProducts(BlockProblem& problem, std::vector<double>& products) {
   const int n = problem.size(), N = 3 * n;
   using Map = Eigen::Map<VecX>;
   // (reinterpret_cast: a process of solfec-mpi may hold no rows, and then [0] is invalid)
   Map x(reinterpret_cast<double*>(R_prev_.data()), N);
   Map g(reinterpret_cast<double*>(problem.R.data()), N);
-  ProcessCoupling* coupling = problem.coupling;
   if (static_cast<int>(f_.size()) != N) {
     f_.resize(N);
     g_prev_.resize(N);
@@ -401,16 +456,26 @@ void GaussSeidelSolver::Accelerate(BlockProblem& problem, double change2) {
     have_prev_ = false;
   }
   f_ = g - x;
-  // |f| = |G(S) - S|: the sweep's change, already summed over processes under solfec-mpi.
-  const double fnorm = coupling ? std::sqrt(change2) : f_.norm();
-  if (have_prev_ && fnorm > fnorm_prev_) {
+  products.clear();
+  if (!have_prev_) return;
+  dF_.col(next_slot_) = f_ - f_prev_;
+  dG_.col(next_slot_) = g - g_prev_;
+  const int m = std::min(history_ + 1, depth_);
+  products.resize(static_cast<size_t>(m) * m + m);
+  Eigen::Map<MatX>(products.data(), m, m).noalias() =
+      dF_.leftCols(m).transpose() * dF_.leftCols(m);
+  Eigen::Map<VecX>(products.data() + m * m, m).noalias() = dF_.leftCols(m).transpose() * f_;
+}
+
+// The step itself, after AndersonProducts; fnorm = |f| (over all processes).
+void GaussSeidelSolver::Accelerate(BlockProblem& problem, double fnorm,
+                                   const std::vector<double>& products) {
+  const int n = problem.size(), N = 3 * n;
+  Eigen::Map<VecX> g(reinterpret_cast<double*>(problem.R.data()), N);
+  const bool restart = have_prev_ && fnorm > fnorm_prev_;
+  if (restart) {
     history_ = next_slot_ = 0;
-    have_prev_ = false;
-  }
-  if (have_prev_) {
-    const int slot = next_slot_;
-    dF_.col(slot) = f_ - f_prev_;
-    dG_.col(slot) = g - g_prev_;
+  } else if (have_prev_) {  // keep the newest differences
     next_slot_ = (next_slot_ + 1) % depth_;
     history_ = std::min(history_ + 1, depth_);
   }
@@ -420,15 +485,8 @@ void GaussSeidelSolver::Accelerate(BlockProblem& problem, double change2) {
   have_prev_ = true;
   if (history_ == 0) return;
   const int m = history_;
-  MatX AtA = dF_.leftCols(m).transpose() * dF_.leftCols(m);
-  VecX Atf = dF_.leftCols(m).transpose() * f_;
-  if (coupling) {  // the global inner products (sums over the processes' rows)
-    std::vector<double> v(AtA.data(), AtA.data() + m * m);
-    v.insert(v.end(), Atf.data(), Atf.data() + m);
-    coupling->Sum(v);
-    std::copy(v.begin(), v.begin() + m * m, AtA.data());
-    std::copy(v.begin() + m * m, v.end(), Atf.data());
-  }
+  MatX AtA = Eigen::Map<const MatX>(products.data(), m, m);
+  const VecX Atf = Eigen::Map<const VecX>(products.data() + m * m, m);
   AtA.diagonal().array() += 1e-14 * AtA.diagonal().maxCoeff() + 1e-300;
   const VecX gamma = AtA.ldlt().solve(Atf);
   if (!gamma.allFinite()) {

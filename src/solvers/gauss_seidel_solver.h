@@ -115,14 +115,23 @@ class GaussSeidelSolver final : public ConstraintSolver {
   // a stage of a coupled sweep, whose lag and merit bookkeeping then use visit_ and B_start_).
   template <bool kForward, bool kStaged>
   void Sweep(BlockProblem& problem, SweepSums& sums, const int* rows = nullptr, int count = 0);
-  // One stage of a coupled sweep: Exchange, then Sweep<forward, true> over rows (the first
-  // stage of a sweep keeps B as B_start_). The caller advances stamp_ once per sweep.
-  void SweepStage(BlockProblem& problem, SweepSums& sums, const std::vector<int>& rows,
-                  bool forward, bool first);
+  // The rows of one stage of a coupled sweep (solfec-mpi): those no other process sees and
+  // those whose B the exchanges change (ProcessCoupling::BoundaryRows), each sorted.
+  struct Stage {
+    std::vector<int> inner, boundary;
+  };
+  // One stage of a coupled sweep: StartExchange, Sweep<forward, true> over the inner rows,
+  // FinishExchange, the boundary rows (the first stage of a sweep sets B_start_). The
+  // caller advances stamp_ once per sweep.
+  void SweepStage(BlockProblem& problem, SweepSums& sums, const Stage& stage, bool forward,
+                  bool first);
   // A coupled sweep of several stages (SweepStage for each).
   void StagedSweep(BlockProblem& problem, SweepSums& sums, bool forward);
+  void PrepareStages(ProcessCoupling& coupling, const std::vector<std::vector<int>>& stages,
+                     int n);
   void Prepare(BlockProblem& problem);
-  void ReduceSweepSums(ProcessCoupling& coupling, SweepSums& sums) const;
+  void ReduceSweepSums(ProcessCoupling& coupling, SweepSums& sums,
+                       std::vector<double>& extra) const;
   SolverStats Iterate(BlockProblem& problem);
 
   GaussSeidelOptions options_;
@@ -134,7 +143,8 @@ class GaussSeidelSolver final : public ConstraintSolver {
   std::vector<std::uint8_t> singular_;
   int num_singular_ = 0;
   bool first_sweep_ = true;  // the warm start need not lie in FC
-  std::vector<std::vector<int>> stages_;  // coupled sweeps: rows per stage (> 1 stage)
+  std::vector<Stage> stages_;             // coupled sweeps (solfec-mpi): one per exchange
+  std::vector<int> boundary_;             // rows whose B the exchanges change (sorted)
   std::vector<int> visit_;                // the sweep (stamp_) that last visited a row
   int stamp_ = 0;
   std::vector<Vec3> B_start_;  // B after a staged sweep's first exchange
@@ -143,8 +153,10 @@ class GaussSeidelSolver final : public ConstraintSolver {
   DiagOptions diag_;
   double omega_ = 1.0;
   // Anderson step on problem.R (see GaussSeidelOptions::anderson); R_prev_ holds S.
-  // change2: |G(S) - S|^2 of the sweep (summed over processes under solfec-mpi).
-  void Accelerate(BlockProblem& problem, double change2);
+  // AndersonProducts: this process's inner products (summed by the caller under solfec-mpi);
+  // Accelerate: the step, fnorm = |G(S) - S| over all processes.
+  void AndersonProducts(BlockProblem& problem, std::vector<double>& products);
+  void Accelerate(BlockProblem& problem, double fnorm, const std::vector<double>& products);
   // Anderson state: ring buffer of the last depth_ differences dF_, dG_ (columns).
   int depth_ = 0, history_ = 0, next_slot_ = 0;
   double fnorm_prev_ = 0.0;

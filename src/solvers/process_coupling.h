@@ -20,7 +20,22 @@ class ProcessCoupling {
   // B := B0 + the velocity that the other processes' current reactions (their rows acting on
   // bodies this process's rows also touch) cause at this process's rows; B0 is the problem's
   // B as assembled. Reads problem.R (this process's current reactions, sent to the others).
-  virtual void Exchange(BlockProblem& problem) = 0;
+  void Exchange(BlockProblem& problem) {
+    StartExchange(problem);
+    FinishExchange(problem);
+  }
+  // Exchange in two halves (manual Alg. 9.3's sends overlapped with the inner sweeps): the
+  // start sends this process's impulses (reads problem.R; later changes of R rows that
+  // BoundaryRows() marks 0 do not alter what was sent), the finish waits for the others'
+  // and sets B; rows marked 0 may be swept in between, their B does not change.
+  virtual void StartExchange(const BlockProblem& problem) = 0;
+  virtual void FinishExchange(BlockProblem& problem) = 0;
+  // Lets the exchange in flight advance (called now and then between StartExchange and
+  // FinishExchange; large messages of some transports move only inside MPI calls).
+  virtual void Progress() {}
+  // Per row of this process (`rows` of them): 1 when it acts on a body that rows of other
+  // processes act on (its B changes with the exchanges), else 0.
+  virtual std::vector<char> BoundaryRows(int rows) const = 0;
   // y += the velocity that x, taken as the reactions of every process's rows, causes at this
   // process's rows through the other processes' rows (the W blocks between rows of
   // different processes), so that W x over all processes is problem.MultiplyW(x) plus this
