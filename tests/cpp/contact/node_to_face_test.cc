@@ -8,6 +8,7 @@
 #include <memory>
 #include <random>
 #include <set>
+#include <string>
 #include <utility>
 #include <vector>
 
@@ -313,10 +314,13 @@ TEST(SurfaceBvh, TraversalOfPointLeavesFindsPointsOnBoxBoundaries) {
 
 material::BulkMaterial Mat() { return solfec::testing::ElasticMaterial(1e6, 0.3, 100.0); }
 
-// FE cube [lo, lo + 1]^3 of 2 x 2 x 2 HEX8 with nodes jittered by up to 0.04, rotated by
-// small random angles, with random free velocities.
-std::unique_ptr<body::FeBody> RandomCube(const Vec3& lo, std::mt19937& rng, Id id) {
-  std::uniform_real_distribution<double> j(-0.04, 0.04), ang(-0.15, 0.15), v(-2.0, 2.0);
+// FE cube [lo, lo + 1]^3 of 2 x 2 x 2 HEX8 with nodes jittered by up to `jitter`, rotated
+// by random angles up to `angle` about x and y, with random free velocities up to `speed`.
+std::unique_ptr<body::FeBody> RandomCube(const Vec3& lo, std::mt19937& rng, Id id,
+                                         double jitter = 0.04, double angle = 0.15,
+                                         double speed = 2.0) {
+  std::uniform_real_distribution<double> j(-jitter, jitter), ang(-angle, angle),
+      v(-speed, speed);
   geometry::Shape s = solfec::testing::HexMeshShape(lo, Vec3(1, 1, 1), 2, 2, 2);
   for (Vec3& x : s.meshes[0].nodes) x += Vec3(j(rng), j(rng), j(rng));
   const Mat3 R = (Eigen::AngleAxisd(ang(rng), Vec3::UnitX()) *
@@ -394,6 +398,84 @@ TEST(NodeToFace, ThreeStageAndClassicBvhFindExactlyTheBruteForceContacts) {
     // the classic face-face BVH, which repeats a node once per overlapping face around it.
     EXPECT_LT(fast_pairs * 20, all);
     EXPECT_LT(fast_pairs * 2, classic_pairs);
+  }
+}
+
+// Three-stage, classic BVH and boxed brute force against the exact brute force on `bodies`;
+// returns the number of contacts.
+size_t ExpectSearchesMatchBruteForce(const std::vector<body::Body*>& bodies, double h,
+                                     double margin, const std::string& what) {
+  NodeToFace ntf;
+  ntf.method = ContactMethod::kNodeToFace;
+  ntf.options.margin = margin;
+  const std::vector<NodeFaceContact> brute =
+      ntf.SearchWith(SearchMethod::kBruteForce, bodies, h);
+  ExpectSameContacts(ntf.Search(bodies, h), brute, (what + ": three-stage").c_str());
+  ExpectSameContacts(ntf.SearchWith(SearchMethod::kClassicBvh, bodies, h), brute,
+                     (what + ": classic BVH").c_str());
+  ExpectSameContacts(ntf.SearchWith(SearchMethod::kBruteForceBoxed, bodies, h), brute,
+                     (what + ": boxed brute force").c_str());
+  return brute.size();
+}
+
+// Three-stage and classic searches lose no contact on harder piles: identical contact sets
+// to the exact brute force on piles of 3 x 3 x 2 cubes with strongly non-planar faces (nodes
+// jittered by 0.12 on 0.5 cells), tilted by up to 0.6 rad, moving fast (|v| <= 20 sqrt 3
+// m/s, h = 0.01: capture distances up to ~0.7, beyond the face size) or at rest with a
+// small margin (1e-4: only touching and penetrating nodes), and on an exactly aligned stack
+// whose nodes lie exactly on the neighbours' face edges and vertices.
+TEST(NodeToFace, SearchesFindTheBruteForceContactsOnWarpedTiltedFastAndAlignedPiles) {
+  struct Case {
+    const char* name;
+    double jitter, angle, speed, margin;
+  };
+  const Case cases[] = {{"warped", 0.12, 0.15, 2.0, 0.05},
+                        {"tilted", 0.04, 0.6, 2.0, 0.05},
+                        {"fast", 0.04, 0.15, 20.0, 0.05},
+                        {"at rest", 0.06, 0.15, 0.0, 1e-4}};
+  geometry::Shape plate;
+  plate.convexes.push_back(testing::Box(Vec3(-1, -1, -0.5), Vec3(4, 4, 0.0), 7));
+  for (const Case& cs : cases)
+    for (unsigned seed : {4u, 5u}) {
+      std::mt19937 rng(seed);
+      std::uniform_real_distribution<double> jit(-0.08, 0.08);
+      std::vector<std::unique_ptr<body::Body>> owned;
+      Id id = 0;
+      for (int i = 0; i < 3; ++i)
+        for (int j = 0; j < 3; ++j)
+          for (int k = 0; k < 2; ++k)
+            owned.push_back(RandomCube(Vec3(1.02 * i + jit(rng), 1.02 * j + jit(rng),
+                                            1.02 * k + 0.02 + jit(rng)),
+                                       rng, id++, cs.jitter, cs.angle, cs.speed));
+      owned.push_back(std::make_unique<body::RigidBody>(body::BodyKind::kObstacle, plate,
+                                                        Mat(), "plate"));
+      owned.back()->set_id(id++);
+      std::vector<body::Body*> bodies;
+      for (auto& b : owned) bodies.push_back(b.get());
+      const std::string what = std::string(cs.name) + " seed " + std::to_string(seed);
+      // Non-trivial contact sets (at rest: the overlapping and touching cubes only).
+      EXPECT_GT(ExpectSearchesMatchBruteForce(bodies, 0.01, cs.margin, what), 20u) << what;
+    }
+  // Exact 1 x 1 x 1 cubes (2 x 2 x 2 cells of 0.5) on the plate at z = 0, side by side at
+  // spacing 1 (coinciding side faces), a second layer shifted by (0.5, 0.25) and a third
+  // by (0, 0) on top (gaps 0): nodes exactly on edges and vertices of the faces below.
+  for (double speed : {0.0, 1.0}) {
+    std::mt19937 rng(6);
+    std::vector<std::unique_ptr<body::Body>> owned;
+    Id id = 0;
+    const Vec3 shift[3] = {Vec3(0, 0, 0), Vec3(0.5, 0.25, 1), Vec3(0, 0, 2)};
+    for (int k = 0; k < 3; ++k)
+      for (int i = 0; i < 2; ++i)
+        for (int j = 0; j < 2; ++j)
+          owned.push_back(RandomCube(Vec3(i, j, 0) + shift[k], rng, id++, 0.0, 0.0, speed));
+    owned.push_back(std::make_unique<body::RigidBody>(body::BodyKind::kObstacle, plate, Mat(),
+                                                      "plate"));
+    owned.back()->set_id(id++);
+    std::vector<body::Body*> bodies;
+    for (auto& b : owned) bodies.push_back(b.get());
+    const std::string what = "aligned, speed " + std::to_string(speed);
+    // Every bottom node touches: at least the 9 x 4 on the plate.
+    EXPECT_GE(ExpectSearchesMatchBruteForce(bodies, 0.01, 1e-4, what), 36u) << what;
   }
 }
 
