@@ -334,6 +334,32 @@ std::unique_ptr<body::FeBody> RandomCube(const Vec3& lo, std::mt19937& rng, Id i
   return b;
 }
 
+// Obstacle plate [-1, 4] x [-1, 4] x [-0.5, 0] (surface 7) under the piles.
+std::unique_ptr<body::Body> Plate() {
+  geometry::Shape plate;
+  plate.convexes.push_back(testing::Box(Vec3(-1, -1, -0.5), Vec3(4, 4, 0.0), 7));
+  return std::make_unique<body::RigidBody>(body::BodyKind::kObstacle, plate, Mat(), "plate");
+}
+
+// 3 x 3 x 2 RandomCube's at spacing 1.02 (gaps and overlaps of a few cm, seeded) on an
+// obstacle plate; ids 0 ... 18 (the plate last).
+std::vector<std::unique_ptr<body::Body>> RandomPile(unsigned seed, double jitter = 0.04,
+                                                    double angle = 0.15, double speed = 2.0) {
+  std::mt19937 rng(seed);
+  std::uniform_real_distribution<double> jit(-0.08, 0.08);
+  std::vector<std::unique_ptr<body::Body>> owned;
+  Id id = 0;
+  for (int i = 0; i < 3; ++i)
+    for (int j = 0; j < 3; ++j)
+      for (int k = 0; k < 2; ++k)
+        owned.push_back(RandomCube(
+            Vec3(1.02 * i + jit(rng), 1.02 * j + jit(rng), 1.02 * k + 0.02 + jit(rng)), rng,
+            id++, jitter, angle, speed));
+  owned.push_back(Plate());
+  owned.back()->set_id(id++);
+  return owned;
+}
+
 void ExpectSameContacts(const std::vector<NodeFaceContact>& a,
                         const std::vector<NodeFaceContact>& b, const char* what) {
   ASSERT_EQ(a.size(), b.size()) << what;
@@ -351,21 +377,7 @@ void ExpectSameContacts(const std::vector<NodeFaceContact>& a,
 // exactly the contacts of the brute force that projects every node on every face.
 TEST(NodeToFace, ThreeStageAndClassicBvhFindExactlyTheBruteForceContacts) {
   for (unsigned seed : {1u, 2u, 3u}) {
-    std::mt19937 rng(seed);
-    std::uniform_real_distribution<double> jit(-0.08, 0.08);
-    std::vector<std::unique_ptr<body::Body>> owned;
-    // 3 x 3 x 2 cubes at spacing 1.02 (gaps and overlaps of a few cm) on an obstacle.
-    Id id = 0;
-    for (int i = 0; i < 3; ++i)
-      for (int j = 0; j < 3; ++j)
-        for (int k = 0; k < 2; ++k)
-          owned.push_back(RandomCube(Vec3(1.02 * i + jit(rng), 1.02 * j + jit(rng),
-                                          1.02 * k + 0.02 + jit(rng)), rng, id++));
-    geometry::Shape plate;
-    plate.convexes.push_back(testing::Box(Vec3(-1, -1, -0.5), Vec3(4, 4, 0.0), 7));
-    owned.push_back(std::make_unique<body::RigidBody>(body::BodyKind::kObstacle, plate, Mat(),
-                                                      "plate"));
-    owned.back()->set_id(id++);
+    std::vector<std::unique_ptr<body::Body>> owned = RandomPile(seed);
     std::vector<body::Body*> bodies;
     for (auto& b : owned) bodies.push_back(b.get());
 
@@ -433,23 +445,10 @@ TEST(NodeToFace, SearchesFindTheBruteForceContactsOnWarpedTiltedFastAndAlignedPi
                         {"tilted", 0.04, 0.6, 2.0, 0.05},
                         {"fast", 0.04, 0.15, 20.0, 0.05},
                         {"at rest", 0.06, 0.15, 0.0, 1e-4}};
-  geometry::Shape plate;
-  plate.convexes.push_back(testing::Box(Vec3(-1, -1, -0.5), Vec3(4, 4, 0.0), 7));
   for (const Case& cs : cases)
     for (unsigned seed : {4u, 5u}) {
-      std::mt19937 rng(seed);
-      std::uniform_real_distribution<double> jit(-0.08, 0.08);
-      std::vector<std::unique_ptr<body::Body>> owned;
-      Id id = 0;
-      for (int i = 0; i < 3; ++i)
-        for (int j = 0; j < 3; ++j)
-          for (int k = 0; k < 2; ++k)
-            owned.push_back(RandomCube(Vec3(1.02 * i + jit(rng), 1.02 * j + jit(rng),
-                                            1.02 * k + 0.02 + jit(rng)),
-                                       rng, id++, cs.jitter, cs.angle, cs.speed));
-      owned.push_back(std::make_unique<body::RigidBody>(body::BodyKind::kObstacle, plate,
-                                                        Mat(), "plate"));
-      owned.back()->set_id(id++);
+      std::vector<std::unique_ptr<body::Body>> owned =
+          RandomPile(seed, cs.jitter, cs.angle, cs.speed);
       std::vector<body::Body*> bodies;
       for (auto& b : owned) bodies.push_back(b.get());
       const std::string what = std::string(cs.name) + " seed " + std::to_string(seed);
@@ -468,8 +467,7 @@ TEST(NodeToFace, SearchesFindTheBruteForceContactsOnWarpedTiltedFastAndAlignedPi
       for (int i = 0; i < 2; ++i)
         for (int j = 0; j < 2; ++j)
           owned.push_back(RandomCube(Vec3(i, j, 0) + shift[k], rng, id++, 0.0, 0.0, speed));
-    owned.push_back(std::make_unique<body::RigidBody>(body::BodyKind::kObstacle, plate, Mat(),
-                                                      "plate"));
+    owned.push_back(Plate());
     owned.back()->set_id(id++);
     std::vector<body::Body*> bodies;
     for (auto& b : owned) bodies.push_back(b.get());
