@@ -140,7 +140,7 @@ class GAUSS_SEIDEL_SOLVER(_IterationsHistory):
 
     # Parallel-run members of the manual (4.1.9, Table 4.8), used by solfec-mpi only:
     # variant 'FULL' (default), 'MIDDLE_JACOBI', 'BOUNDARY_JACOBI', 'SIMPLIFIED'; innerloops
-    # is accepted and checked, without effect (docs/parallel.md).
+    # (sweeps of each rank's rows per global iteration; docs/parallel.md).
     @property
     def variant(self):
         return self._variant
@@ -159,6 +159,7 @@ class GAUSS_SEIDEL_SOLVER(_IterationsHistory):
         v = A.integer(v, "GAUSS_SEIDEL_SOLVER", "innerloops")
         if v < 1:
             raise ValueError(f"GAUSS_SEIDEL_SOLVER: argument 'innerloops' must be >= 1, got {v}")
+        self._s.innerloops = v  # solfec-mpi only
         self._innerloops = v
 
     failure = property(lambda s: s._failure)

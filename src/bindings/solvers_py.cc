@@ -73,6 +73,7 @@ void DefineSolvers(py::module_& m) {
   Option(c, "diagmaxiter", &GaussSeidelOptions::diagmaxiter);
   Option(c, "reverse", &GaussSeidelOptions::reverse);
   Option(c, "anderson", &GaussSeidelOptions::anderson);
+  Option(c, "innerloops", &GaussSeidelOptions::innerloops);  // solfec-mpi only
   Option(c, "omega", &GaussSeidelOptions::omega);
   Option(c, "residual", &GaussSeidelOptions::residual);  // stopping test (benchmarks)
   c.def_property(  // index into ('FULL', 'MIDDLE_JACOBI', 'BOUNDARY_JACOBI', 'SIMPLIFIED')

@@ -71,6 +71,7 @@ void GaussSeidelOptions::Validate() const {
   if (!(omega > 0.0 && omega < 2.0)) {
     ThrowOption("omega", omega, "pass a relaxation factor in (0, 2); 1 is plain Gauss-Seidel");
   }
+  if (innerloops < 1) ThrowOption("innerloops", innerloops, "pass 1 or more sweeps per iteration");
   if (anderson < 0 || anderson > kMaxAnderson) {
     ThrowOption("anderson", anderson, "pass an acceleration depth in [0, 50]; 0 turns it off");
   }
@@ -267,6 +268,36 @@ void GaussSeidelSolver::StagedSweep(BlockProblem& problem, SweepSums& sums, bool
     SweepStage(problem, sums, stages_[forward ? k : S - 1 - k], forward, k == 0);
 }
 
+void GaussSeidelSolver::InnerLoops(BlockProblem& problem, SweepSums& sums, bool forward) {
+  const int n = problem.size();
+  S_iter_ = R_prev_;
+  for (int loop = 1; loop < options_.innerloops; ++loop) {
+    SweepSums local;  // (the merit and residual stay those of the iteration's start)
+    ++stamp_;
+    const int S = static_cast<int>(stages_.size());
+    for (int k = 0; k < S; ++k) {
+      const Stage& st = stages_[forward ? k : S - 1 - k];
+      const int ni = static_cast<int>(st.inner.size()), nb = static_cast<int>(st.boundary.size());
+      if (forward) {
+        Sweep<true, true>(problem, local, st.inner.data(), ni);
+        Sweep<true, true>(problem, local, st.boundary.data(), nb);
+      } else {
+        Sweep<false, true>(problem, local, st.boundary.data(), nb);
+        Sweep<false, true>(problem, local, st.inner.data(), ni);
+      }
+    }
+    sums.diag_diverged |= local.diag_diverged;
+    sums.diag_failed |= local.diag_failed;
+    sums.cohesion_broken |= local.cohesion_broken;
+  }
+  R_prev_.swap(S_iter_);
+  sums.change2 = sums.norm2 = 0.0;
+  for (int a = 0; a < n; ++a) {
+    sums.change2 += (problem.R[a] - R_prev_[a]).squaredNorm();
+    sums.norm2 += problem.R[a].squaredNorm();
+  }
+}
+
 // solfec-mpi: the sums of a sweep over all processes (every decision is taken on them),
 // with `extra` values (Anderson's inner products) summed in the same reduction.
 void GaussSeidelSolver::ReduceSweepSums(ProcessCoupling& coupling, SweepSums& sums,
@@ -352,6 +383,7 @@ SolverStats GaussSeidelSolver::Iterate(BlockProblem& problem) {
       SweepStage(problem, last, stages_[stats.iters == 0 ? 0 : 1], true, true);
     } else if (coupling) {
       StagedSweep(problem, last, forward);  // solfec-mpi: one stage per exchange
+      if (options_.innerloops > 1) InnerLoops(problem, last, forward);
     } else if (forward) {
       Sweep<true, false>(problem, last);
     } else {

@@ -65,6 +65,10 @@ struct GaussSeidelOptions {
   // can span processes); no Anderson. No effect in serial runs.
   enum class Variant { kFull = 0, kMiddleJacobi = 1, kBoundaryJacobi = 2, kSimplified = 3 };
   Variant variant = Variant::kFull;
+  // solfec-mpi (manual 4.1.9 innerloops): sweeps of each process's rows per global iteration;
+  // the sweeps after the first keep the other processes' reactions of that iteration (no
+  // exchange). Not with 'SIMPLIFIED'. No effect in serial runs.
+  int innerloops = 1;
 
   double resolved_diagepsilon() const;
   int resolved_diagmaxiter() const;
@@ -127,6 +131,9 @@ class GaussSeidelSolver final : public ConstraintSolver {
                   bool first);
   // A coupled sweep of several stages (SweepStage for each).
   void StagedSweep(BlockProblem& problem, SweepSums& sums, bool forward);
+  // innerloops - 1 more sweeps of this process's rows without exchange; the iteration's
+  // change is then that of R against the iterate it started from (kept in R_prev_).
+  void InnerLoops(BlockProblem& problem, SweepSums& sums, bool forward);
   void PrepareStages(ProcessCoupling& coupling, const std::vector<std::vector<int>>& stages,
                      int n);
   void Prepare(BlockProblem& problem);
@@ -148,6 +155,7 @@ class GaussSeidelSolver final : public ConstraintSolver {
   std::vector<int> visit_;                // the sweep (stamp_) that last visited a row
   int stamp_ = 0;
   std::vector<Vec3> B_start_;  // B after a staged sweep's first exchange
+  std::vector<Vec3> S_iter_;   // InnerLoops: the iterate the global iteration started from
   double denominator_ = 1.0;
   double bnorm2_ = 0.0;  // |B|^2 (part of the residual test's scale)
   DiagOptions diag_;

@@ -341,6 +341,15 @@ def test_full_variant_sweeps_ranks_in_colour_order_and_needs_about_the_serial_it
     assert sweeps["BOUNDARY_JACOBI"] > sweeps["FULL"]
     # rows on shared bricks swept after their rank's inner rows pass on the latest state
     assert sweeps["BOUNDARY_JACOBI"] <= 1.3 * base
+    # innerloops = 3 (manual 4.1.9): two more local sweeps per global iteration, without
+    # exchange; the same answer in fewer global iterations (exchanges)
+    (tmp_path / "inner").mkdir()
+    d, reports = run_parallel(tmp_path / "inner", deck("BOUNDARY_JACOBI").replace(
+        "gs.itershist = 'ON'", "gs.itershist = 'ON'\ngs.innerloops = 3"), 3)
+    check_ranks(serial, reports, 1e-6)
+    inner = sum(json.loads((d / "iters0.json").read_text()))
+    print("BOUNDARY_JACOBI with innerloops 3: %d global iterations" % inner)
+    assert inner < sweeps["BOUNDARY_JACOBI"]
 
 
 def test_auto_solver_under_mpi_stops_with_a_clear_message_once(tmp_path):
