@@ -138,18 +138,6 @@ void Communicator::ConsistentSum(std::vector<double>& values) const {
   }
 }
 
-void Communicator::AllToAllKnown(const std::vector<double>& send, const std::vector<int>& scount,
-                                 std::vector<double>& recv, const std::vector<int>& rcount) const {
-  std::vector<int> sdisp(size_ + 1, 0), rdisp(size_ + 1, 0);
-  for (int r = 0; r < size_; ++r) {
-    sdisp[r + 1] = sdisp[r] + scount[r];
-    rdisp[r + 1] = rdisp[r] + rcount[r];
-  }
-  recv.resize(rdisp[size_]);
-  MPI_Alltoallv(send.data(), scount.data(), sdisp.data(), MPI_DOUBLE, recv.data(), rcount.data(),
-                rdisp.data(), MPI_DOUBLE, comm_);
-}
-
 std::vector<int> Communicator::AllToAllCounts(const std::vector<int>& scount) const {
   std::vector<int> rcount(size_);
   MPI_Alltoall(scount.data(), 1, MPI_INT, rcount.data(), 1, MPI_INT, comm_);

@@ -44,10 +44,6 @@ class Communicator {
   // Element-wise sums that are bit-identical on every rank (reduce to rank 0 in rank order,
   // then broadcast): the values solvers take decisions on.
   void ConsistentSum(std::vector<double>& values) const;
-  // Exchange with counts known on both sides: send holds scount[r] values for rank r, in rank
-  // order; recv gets rcount[r] values from rank r, in rank order (one MPI_Alltoallv).
-  void AllToAllKnown(const std::vector<double>& send, const std::vector<int>& scount,
-                     std::vector<double>& recv, const std::vector<int>& rcount) const;
   // The counts every rank will send to this one, given what this one sends to each.
   std::vector<int> AllToAllCounts(const std::vector<int>& scount) const;
   // Prints "rank k: message" once (from this rank only) to stderr and terminates every rank of

@@ -45,6 +45,12 @@ void PackBody(const Body& b, std::vector<double>& out) {
   out.push_back(b.friction_work);
 }
 
+// by_id[id] (null outside it): the bodies indexed by id.
+Body* ById(const std::vector<Body*>& by_id, double id) {
+  return id >= 0 && id < static_cast<double>(by_id.size()) ? by_id[static_cast<size_t>(id)]
+                                                           : nullptr;
+}
+
 // Reads one PackBody record at p into the domain's copy; returns the body (null when the
 // body is not in this domain) and advances p. by_id, when given, indexes the bodies by id.
 Body* UnpackBody(domain::Domain& d, const double*& p, const std::vector<Body*>* by_id = nullptr) {
@@ -54,8 +60,7 @@ Body* UnpackBody(domain::Domain& d, const double*& p, const std::vector<Body*>* 
   const double* u = q + nq;
   const double* w = u + nu;
   p = w + 3;
-  Body* b = !by_id ? d.FindBody(id)
-                   : (id >= 0 && static_cast<size_t>(id) < by_id->size() ? (*by_id)[id] : nullptr);
+  Body* b = by_id ? ById(*by_id, static_cast<double>(id)) : d.FindBody(id);
   if (!b) return nullptr;
   if (b->q().size() != nq || b->u().size() != nu) {
     std::ostringstream msg;
@@ -285,7 +290,7 @@ void DomainDecomposition::FlushGhostWork(domain::Domain& d) {
 
 void DomainDecomposition::Rebalance(domain::Domain& d, bool force) {
   const int me = comm_.rank(), n = comm_.size();
-  // Load of a body (local dynamics, manual 4.7 weightfactor = 1): the constraints this rank
+  // Load of a body (local dynamics, manual 4.4 weightfactor = 1): the constraints this rank
   // solves with it as their home body (the rows of the solve follow the home bodies'
   // owners) + kBodyLoad for its own integration and detection (a row costs ~15 times a
   // body's step in the drum benchmark). Ranks are compared on the weights Zoltan balances.
@@ -651,10 +656,6 @@ void DomainDecomposition::Synchronize(domain::Domain& d) {
     if (static_cast<size_t>(b->id()) >= by_id_.size()) by_id_.resize(b->id() + 1, nullptr);
     by_id_[b->id()] = b.get();
   }
-  const auto find = [this](double id) {
-    return id >= 0 && static_cast<size_t>(id) < by_id_.size() ? by_id_[static_cast<size_t>(id)]
-                                                               : nullptr;
-  };
   std::vector<double> mine;
   for (const auto& b : d.bodies())
     if (Owns(*b)) PackBody(*b, mine);
@@ -719,8 +720,8 @@ void DomainDecomposition::Synchronize(domain::Domain& d) {
         if (Constraint* c = d.FindConstraint(id)) UnpackDynamic(p, *c);
         continue;
       }
-      Body* body1 = p[2] >= 0 ? find(p[2]) : nullptr;
-      Body* body2 = p[3] >= 0 ? find(p[3]) : nullptr;
+      Body* body1 = ById(by_id_, p[2]);
+      Body* body2 = ById(by_id_, p[3]);
       if ((p[2] >= 0 && !body1) || (p[3] >= 0 && !body2)) continue;
       if (spare_.empty()) {
         incoming.emplace_back();
