@@ -181,12 +181,12 @@ std::vector<NodeFaceContact> NodeToFace::Finish(const Filters& filters) {
   std::vector<NodeFaceContact> out;
   out.reserve(found_.size());
   for (const Segment& seg : segments_) {
+    const ContactSurface& M = surfaces_.at(seg.master);  // the master of every entry
     for (int i = seg.begin; i < seg.end; ++i) {
       NodeFaceContact& c = found_[i];
       if (filters.surfaces &&
           filters.surfaces->count(std::minmax(c.surf_master, c.surf_slave)))
         continue;
-      const ContactSurface& M = surfaces_.at(c.master->id());
       if (M.is_mesh()) {
         const SurfaceFace& sf = M.faces()[c.face];
         double N[4];

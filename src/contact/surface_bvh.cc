@@ -12,7 +12,7 @@ void SurfaceBvh::Build(const std::vector<Aabb>& boxes, int leaf_size) {
   nodes_.clear();
   leaf_primitives_.clear();
   leaf_boxes_.clear();
-  leaf_size_ = std::max(1, leaf_size);
+  leaf_size_ = std::clamp(leaf_size, 1, kMaxLeafSize);
   num_primitives_ = static_cast<int>(boxes.size());
   if (boxes.empty()) return;
   std::vector<Vec3> centres(boxes.size());

@@ -30,6 +30,8 @@ class SurfaceBvh {
   };
   // Traversal stack size: a median split gives depth <= ceil(log2 n) <= 31 per tree.
   static constexpr int kMaxStack = 64;
+  // Largest leaf size (Build clamps to it; the traversal keeps a leaf's hits on the stack).
+  static constexpr int kMaxLeafSize = 32;
 
   void Build(const std::vector<geometry::Aabb>& boxes, int leaf_size = 1);
   // Same number of boxes as at Build (otherwise Build is called with the same leaf size).
@@ -65,16 +67,22 @@ inline bool BoxesOverlap(const geometry::Aabb& a, const geometry::Aabb& b) {
 namespace detail {
 
 // TraversePairs for a hierarchy `a` with several primitives per leaf (kBucketsA) or one.
+// The stack is written whether or not a child pair overlaps and its top advanced by the
+// outcome (no branch per test: the outcomes are hard to predict).
 template <bool kBucketsA, class Visit>
 long TraverseTrees(const SurfaceBvh& a, const SurfaceBvh& b, Visit& visit) {
   const SurfaceBvh::Node* na = a.nodes().data();
   const SurfaceBvh::Node* nb = b.nodes().data();
   long tests = 1;
   if (!BoxesOverlap(na[0].box, nb[0].box)) return tests;
-  int stack_a[SurfaceBvh::kMaxStack], stack_b[SurfaceBvh::kMaxStack];  // not zeroed
-  int top = 0;  // at most depth(a) + depth(b) + 1 pairs
-  const auto push = [&](int i, int j) { stack_a[top] = i, stack_b[top++] = j; };
-  push(0, 0);
+  // At most depth(a) + depth(b) + 1 pairs, and one written beyond the top.
+  int stack_a[SurfaceBvh::kMaxStack + 1], stack_b[SurfaceBvh::kMaxStack + 1];  // not zeroed
+  int top = 0;
+  const auto push = [&](int i, int j, bool overlap) {
+    stack_a[top] = i, stack_b[top] = j;
+    top += overlap;
+  };
+  push(0, 0, true);
   while (top > 0) {
     --top;
     const int i = stack_a[top], j = stack_b[top];
@@ -89,20 +97,24 @@ long TraverseTrees(const SurfaceBvh& a, const SurfaceBvh& b, Visit& visit) {
         } else {  // the leaf's own boxes against B's (one primitive: its box)
           const geometry::Aabb* box = a.leaf_boxes().data() + A.first;
           tests += A.count;
-          for (int e = 0; e < A.count; ++e)
-            if (BoxesOverlap(box[e], B.box)) visit(prim[e], B.first);
+          int hit[SurfaceBvh::kMaxLeafSize], hits = 0;
+          for (int e = 0; e < A.count; ++e) {
+            hit[hits] = e;
+            hits += BoxesOverlap(box[e], B.box);
+          }
+          for (int e = 0; e < hits; ++e) visit(prim[hit[e]], B.first);
         }
       } else {
         visit(A.first, B.first);
       }
     } else if (!leaf_a && (leaf_b || A.extent >= B.extent)) {
       tests += 2;
-      if (BoxesOverlap(na[A.right].box, B.box)) push(A.right, j);
-      if (BoxesOverlap(na[i + 1].box, B.box)) push(i + 1, j);
+      push(A.right, j, BoxesOverlap(na[A.right].box, B.box));
+      push(i + 1, j, BoxesOverlap(na[i + 1].box, B.box));
     } else {
       tests += 2;
-      if (BoxesOverlap(A.box, nb[B.right].box)) push(i, B.right);
-      if (BoxesOverlap(A.box, nb[j + 1].box)) push(i, j + 1);
+      push(i, B.right, BoxesOverlap(A.box, nb[B.right].box));
+      push(i, j + 1, BoxesOverlap(A.box, nb[j + 1].box));
     }
   }
   return tests;

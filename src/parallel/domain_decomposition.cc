@@ -370,6 +370,12 @@ void DomainDecomposition::RefreshGhosts(domain::Domain& d) {
   std::vector<double> mine(6);
   for (int k = 0; k < 3; ++k) mine[k] = region.lo[k], mine[3 + k] = region.hi[k];
   const std::vector<double> all = comm_.AllGather(mine);
+  // After a Synchronize every rank's copy is current: the ids say which are ghosts.
+  const bool ids_only = synchronized_;
+  const auto pack = [ids_only](const Body& b, std::vector<double>& out) {
+    if (ids_only) out.push_back(static_cast<double>(b.id()));
+    else PackBody(b, out);
+  };
   std::vector<std::vector<double>> send(n);
   std::vector<std::set<Id>> sent(n);
   for (const auto& [b, box] : boxes) {
@@ -379,7 +385,7 @@ void DomainDecomposition::RefreshGhosts(domain::Domain& d) {
       other.lo = Vec3(all[6 * s], all[6 * s + 1], all[6 * s + 2]);
       other.hi = Vec3(all[6 * s + 3], all[6 * s + 4], all[6 * s + 5]);
       if (other.empty() || !other.Overlaps(box)) continue;
-      if (sent[s].insert(b->id()).second) PackBody(*b, send[s]);
+      if (sent[s].insert(b->id()).second) pack(*b, send[s]);
     }
   }
   // User constraints (PUT_RIGID_LINK, PUT_SPRING, ...) solved on body1's rank need body2.
@@ -390,16 +396,17 @@ void DomainDecomposition::RefreshGhosts(domain::Domain& d) {
     if (!hb || IsObstacle(other) || !Owns(*other)) continue;
     const int home = OwnerOf(hb->id());
     if (home >= 0 && home != me && sent[home].insert(other->id()).second)
-      PackBody(*other, send[home]);
+      pack(*other, send[home]);
   }
   for (const auto& [id, w] : ghost_work_)
     if (static_cast<size_t>(id) < state_.size() && state_[id] == kGhost) state_[id] = kInactive;
   ghost_work_.clear();
   const auto recv = Exchange(send);
+  synchronized_ = false;
   for (const auto& buf : recv) {
     const double* p = buf.data();
     while (p < buf.data() + buf.size()) {
-      Body* b = UnpackBody(d, p);
+      Body* b = ids_only ? d.FindBody(static_cast<Id>(*p++)) : UnpackBody(d, p);
       if (!b || static_cast<size_t>(b->id()) >= state_.size() || state_[b->id()] == kOwned)
         continue;
       state_[b->id()] = kGhost;
@@ -483,7 +490,7 @@ void DomainDecomposition::PrepareSolve(domain::Domain& d, const std::vector<Cons
   for (const auto& [id, ranks] : others) {
     if (!touched.count(id)) continue;
     index[id] = static_cast<int>(shared.size());
-    shared.push_back({touched[id], {}, VecX()});
+    shared.push_back({touched[id], {}, VecX(), VecX()});
     for (int r : ranks)
       if (r != me) coupling_->to_rank()[r].push_back(index[id]);
   }
@@ -657,6 +664,7 @@ void DomainDecomposition::Synchronize(domain::Domain& d) {
     by_id_[b->id()] = b.get();
   }
   std::vector<double> mine;
+  mine.reserve(d.bodies().size() * 24);  // (rigid bodies: 24 values each)
   for (const auto& b : d.bodies())
     if (Owns(*b)) PackBody(*b, mine);
   std::vector<int> counts;
@@ -699,6 +707,7 @@ void DomainDecomposition::Synchronize(domain::Domain& d) {
   // contacts of other ranks are copied in until the next step.
   RemoveForeignConstraints(d);
   std::vector<double> cons;
+  cons.reserve(d.constraints().size() * kConstraintRecord);
   for (const Constraint& c : d.constraints())
     if (Home(c)) PackConstraint(c, cons);
   const std::vector<double> allc = comm_.AllGather(cons, &counts);
@@ -752,6 +761,7 @@ void DomainDecomposition::Synchronize(domain::Domain& d) {
   }
   spare_.clear();  // copies of contacts that ended
   d.mutable_constraints().splice(d.mutable_constraints().end(), incoming);
+  synchronized_ = true;
   comm_time_ += t.Stop();
 }
 

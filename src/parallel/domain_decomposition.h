@@ -66,6 +66,9 @@ class DomainDecomposition final : public domain::Decomposition {
   std::unique_ptr<Partitioner> partitioner_;
   bool started_ = false;
   bool have_cuts_ = false;  // Zoltan cuts exist (OwnerOfPoint answers)
+  // Every copy is current (a Synchronize since the last ghost refresh): RefreshGhosts sends
+  // ids, not states. A deck changes bodies on every rank alike (docs/parallel.md).
+  bool synchronized_ = false;
   int steps_since_balance_ = 0;
   std::vector<int> owner_;            // by body id; -1: unknown (obstacles, new bodies)
   std::vector<unsigned char> state_;  // by body id: State

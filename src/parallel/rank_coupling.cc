@@ -63,16 +63,31 @@ void RankCoupling::Colour() {
   }
 }
 
-std::vector<std::vector<int>> RankCoupling::SweepStages(int variant, int rows) const {
+bool RankCoupling::SendsStart(int rank, int stage) const {
+  if (stage_rule_ != 1 || stage < 0) return false;
+  return forward_ ? colour_[rank] < stage : colour_[rank] > stage;
+}
+
+bool RankCoupling::UsesStage(int rank, int stage) const {
+  switch (stage_rule_) {
+    case 1: return stage == colour_[rank];
+    case 2: return stage == 0 || stage == colour_[rank];
+    default: return stage == 0;
+  }
+}
+
+std::vector<std::vector<int>> RankCoupling::SweepStages(int variant, int rows) {
   using Variant = solvers::GaussSeidelOptions::Variant;
   const Variant v = static_cast<Variant>(variant);
   std::vector<std::vector<int>> stages;
+  stage_rule_ = 0;
   if ((v != Variant::kFull && v != Variant::kMiddleJacobi) || num_colours_ < 2 ||
       colour_.size() != static_cast<size_t>(comm_.size())) {
     stages.emplace_back(rows);
     for (int a = 0; a < rows; ++a) stages[0][a] = a;
     return stages;
   }
+  stage_rule_ = v == Variant::kFull ? 1 : 2;
   const int me = comm_.rank(), mine = colour_[me];
   std::vector<char> lower(rows, 0), higher(rows, 0);
   for (int q = 0; q < comm_.size(); ++q) {
@@ -105,43 +120,61 @@ std::vector<std::vector<int>> RankCoupling::SweepStages(int variant, int rows) c
   return stages;
 }
 
-void RankCoupling::StartImpulses(const std::vector<Vec3>& x) {
+// Adds h sum sign H^T x of this rank's rows on shared body s to out (the body's dofs).
+void RankCoupling::PackImpulse(const Shared& s, const std::vector<Vec3>& x, double* out) const {
+  for (const Entry& e : s.entries) {
+    const Vec3 r = (h_ * e.sign) * x[e.row];
+    for (size_t j = 0; j < e.H.dofs.size(); ++j) out[e.H.dofs[j]] += e.H.values.col(j).dot(r);
+  }
+}
+
+void RankCoupling::StartImpulses(const std::vector<Vec3>& x, int stage,
+                                 const std::vector<Vec3>* start) {
   Timer t;
   t.Start();
-  const int n = comm_.size();
+  const int n = comm_.size(), me = comm_.rank();
+  stage_ = stage;
   send_.clear();
   sdisp_.assign(n + 1, 0);
   for (int q = 0; q < n; ++q) {
-    for (int k : to_rank_[q]) {
-      const Shared& s = shared_[k];
-      const size_t at = send_.size();
-      send_.resize(at + s.body->num_dofs(), 0.0);
-      for (const Entry& e : s.entries) {
-        const Vec3 r = (h_ * e.sign) * x[e.row];
-        for (size_t j = 0; j < e.H.dofs.size(); ++j)
-          send_[at + e.H.dofs[j]] += e.H.values.col(j).dot(r);
+    if (stage < 0 || UsesStage(q, stage)) {
+      for (int k : to_rank_[q]) {
+        const size_t at = send_.size();
+        send_.resize(at + shared_[k].body->num_dofs(), 0.0);
+        PackImpulse(shared_[k], x, send_.data() + at);
+      }
+      // FULL: a rank of a lower colour swept its rows on shared bodies before this stage;
+      // it also sends the impulses of the sweep's start (the receiver's B_previous).
+      if (SendsStart(me, stage)) {
+        for (int k : to_rank_[q]) {
+          const size_t at = send_.size();
+          send_.resize(at + shared_[k].body->num_dofs(), 0.0);
+          PackImpulse(shared_[k], start ? *start : x, send_.data() + at);
+        }
       }
     }
     sdisp_[q + 1] = static_cast<int>(send_.size());
   }
+  receiving_ = stage < 0 || UsesStage(me, stage);
   rdisp_.assign(n + 1, 0);
-  for (int q = 0; q < n; ++q) rdisp_[q + 1] = rdisp_[q] + rcount_[q];
+  for (int q = 0; q < n; ++q)
+    rdisp_[q + 1] = rdisp_[q] + (receiving_ ? rcount_[q] * (SendsStart(q, stage) ? 2 : 1) : 0);
   recv_.resize(rdisp_[n]);
   // Neighbours only (what grows with the number of ranks is the number of neighbours, not
   // of ranks); one tag: messages between two ranks do not overtake each other.
   constexpr int kTag = 7417;
   requests_.clear();
   for (int q = 0; q < n; ++q) {
-    if (rcount_[q] == 0) continue;
+    if (rdisp_[q + 1] == rdisp_[q]) continue;
     requests_.emplace_back();
-    MPI_Irecv(recv_.data() + rdisp_[q], rcount_[q], MPI_DOUBLE, q, kTag, comm_.comm(),
-              &requests_.back());
+    MPI_Irecv(recv_.data() + rdisp_[q], rdisp_[q + 1] - rdisp_[q], MPI_DOUBLE, q, kTag,
+              comm_.comm(), &requests_.back());
   }
   for (int q = 0; q < n; ++q) {
-    if (scount_[q] == 0) continue;
+    if (sdisp_[q + 1] == sdisp_[q]) continue;
     requests_.emplace_back();
-    MPI_Isend(send_.data() + sdisp_[q], scount_[q], MPI_DOUBLE, q, kTag, comm_.comm(),
-              &requests_.back());
+    MPI_Isend(send_.data() + sdisp_[q], sdisp_[q + 1] - sdisp_[q], MPI_DOUBLE, q, kTag,
+              comm_.comm(), &requests_.back());
   }
   stats_.bytes_sent += 8.0 * static_cast<double>(send_.size());
   stats_.comm_time += t.Stop();
@@ -153,24 +186,46 @@ void RankCoupling::Progress() {
   MPI_Testall(static_cast<int>(requests_.size()), requests_.data(), &done, MPI_STATUSES_IGNORE);
 }
 
-void RankCoupling::FinishImpulses() {
+bool RankCoupling::FinishImpulses() {
   Timer t;
   t.Start();
   if (!requests_.empty())
     MPI_Waitall(static_cast<int>(requests_.size()), requests_.data(), MPI_STATUSES_IGNORE);
   requests_.clear();
   stats_.comm_time += t.Stop();
-  for (Shared& s : shared_) s.ext.setZero(s.body->num_dofs());
-  size_t pos = 0;
+  stats_.exchanges += 1;
+  if (!receiving_) return false;
+  for (Shared& s : shared_) {
+    s.ext.setZero(s.body->num_dofs());
+    s.start.setZero(s.body->num_dofs());
+  }
   for (int q = 0; q < comm_.size(); ++q) {
+    const double* p = recv_.data() + rdisp_[q];
+    const bool two = SendsStart(q, stage_);
     for (int k : to_rank_[q]) {
       Shared& s = shared_[k];
       const int nd = s.body->num_dofs();
-      s.ext += Eigen::Map<const VecX>(recv_.data() + pos, nd);
-      pos += nd;
+      s.ext += Eigen::Map<const VecX>(p, nd);
+      if (!two) s.start += Eigen::Map<const VecX>(p, nd);
+      p += nd;
+    }
+    for (int k : two ? to_rank_[q] : std::vector<int>()) {
+      Shared& s = shared_[k];
+      const int nd = s.body->num_dofs();
+      s.start += Eigen::Map<const VecX>(p, nd);
+      p += nd;
     }
   }
-  stats_.exchanges += 1;
+  return true;
+}
+
+void RankCoupling::PreviousIterateB(std::vector<Vec3>& B) const {
+  for (const Shared& s : shared_)
+    for (const Entry& e : s.entries) B[e.row] = B0_[e.row];
+  for (const Shared& s : shared_) {
+    if (s.start.isZero(0.0)) continue;
+    for (const Entry& e : s.entries) B[e.row] += e.sign * (e.AinvHt.transpose() * s.start);
+  }
 }
 
 // H A^-1 ext = (A^-1 H^T)^T ext (A symmetric).
@@ -192,10 +247,25 @@ std::vector<char> RankCoupling::BoundaryRows(int rows) const {
 }
 
 void RankCoupling::FinishExchange(solvers::BlockProblem& P) {
-  FinishImpulses();
+  FinishStageExchange(P, -1, nullptr);
+}
+
+void RankCoupling::StartStageExchange(const solvers::BlockProblem& P, int stage, bool forward,
+                                      const std::vector<Vec3>* start) {
+  forward_ = forward;
+  StartImpulses(P.R, stage, start);
+}
+
+bool RankCoupling::FinishStageExchange(solvers::BlockProblem& P, int stage,
+                                       std::vector<Vec3>* B_previous) {
+  (void)stage;  // (what this rank receives was fixed by StartStageExchange)
+  if (!FinishImpulses()) return false;
   for (const Shared& s : shared_)
     for (const Entry& e : s.entries) P.B[e.row] = B0_[e.row];
   AddVelocities(P.B);
+  // (MIDDLE_JACOBI after stage 0: the middle rows sent this sweep's values; stage 0 set it)
+  if (B_previous && (stage_ == 0 || stage_rule_ == 1)) PreviousIterateB(*B_previous);
+  return true;
 }
 
 void RankCoupling::AddCrossProduct(const solvers::BlockProblem&, const std::vector<Vec3>& x,

@@ -36,6 +36,7 @@ class RankCoupling final : public solvers::ProcessCoupling {
     body::Body* body = nullptr;
     std::vector<Entry> entries;
     VecX ext;  // impulse of the other ranks' rows (last Exchange)
+    VecX start;  // the same, of the reactions they started the sweep with (B_previous)
   };
 
   RankCoupling(const Communicator& comm, CouplingStats& stats)
@@ -57,6 +58,10 @@ class RankCoupling final : public solvers::ProcessCoupling {
 
   void StartExchange(const solvers::BlockProblem& problem) override;
   void FinishExchange(solvers::BlockProblem& problem) override;
+  void StartStageExchange(const solvers::BlockProblem& problem, int stage, bool forward,
+                          const std::vector<Vec3>* start) override;
+  bool FinishStageExchange(solvers::BlockProblem& problem, int stage,
+                           std::vector<Vec3>* B_previous) override;
   void Progress() override;
   std::vector<char> BoundaryRows(int rows) const override;
   void AddCrossProduct(const solvers::BlockProblem& problem, const std::vector<Vec3>& x,
@@ -65,7 +70,15 @@ class RankCoupling final : public solvers::ProcessCoupling {
   // FULL: rows on shared bodies in the stage of this rank's colour, inner rows spread over
   // the stages to even them; MIDDLE_JACOBI: rows next to both lower and higher colours in
   // stage 0 instead; other variants: one stage (docs/parallel.md, "Gauss-Seidel variants").
-  std::vector<std::vector<int>> SweepStages(int variant, int rows) const override;
+  std::vector<std::vector<int>> SweepStages(int variant, int rows) override;
+  // Rank r sweeps rows on shared bodies in stage s of this solve's sweeps (SweepStages'
+  // rule, known to every rank without communication): FULL s = colour(r); MIDDLE_JACOBI
+  // s = 0 or colour(r); one stage: s = 0. Only those stage exchanges send to r.
+  bool UsesStage(int rank, int stage) const;
+  // FULL: rank r swept its rows on shared bodies before stage s (a lower colour in a
+  // forward sweep, a higher one in a backward sweep), so its messages of stage s also carry
+  // the impulses of the sweep's start.
+  bool SendsStart(int rank, int stage) const;
 
   // B of this rank's rows as assembled (before any Exchange).
   const std::vector<Vec3>& B0() const { return B0_; }
@@ -78,12 +91,20 @@ class RankCoupling final : public solvers::ProcessCoupling {
   // Sends h sum sign H^T x of this rank's rows on every shared body to the other touching
   // ranks (point to point, neighbours only; nonblocking: FinishImpulses completes it and
   // sets Shared::ext to what they sent).
-  void StartImpulses(const std::vector<Vec3>& x);
-  void FinishImpulses();
+  // stage >= 0: to / from the ranks that use the stage only (UsesStage), with the impulses
+  // of `start` too where SendsStart; FinishImpulses returns whether this rank received (ext
+  // and Shared::start unchanged otherwise).
+  void StartImpulses(const std::vector<Vec3>& x, int stage = -1,
+                     const std::vector<Vec3>* start = nullptr);
+  bool FinishImpulses();
+  void PackImpulse(const Shared& s, const std::vector<Vec3>& x, double* out) const;
   void ExchangeImpulses(const std::vector<Vec3>& x) {
     StartImpulses(x);
     FinishImpulses();
   }
+  // After a stage exchange: B of the rows on shared bodies with the other ranks' reactions
+  // of the sweep's start, where known (FinishStageExchange's B_previous).
+  void PreviousIterateB(std::vector<Vec3>& B) const;
   // y[row] += sign H A^-1 ext for every entry of a shared body with a nonzero ext.
   void AddVelocities(std::vector<Vec3>& y) const;
 
@@ -96,6 +117,10 @@ class RankCoupling final : public solvers::ProcessCoupling {
   std::vector<int> scount_, rcount_;
   std::vector<int> colour_;  // per rank (Colour)
   int num_colours_ = 1;
+  int stage_rule_ = 0;       // SweepStages: 0 one stage, 1 FULL, 2 MIDDLE_JACOBI
+  bool receiving_ = false;   // the exchange in flight brings impulses to this rank
+  int stage_ = -1;           // of the exchange in flight (-1: the whole exchange)
+  bool forward_ = true;      // direction of the sweep of the stage exchange in flight
   std::vector<double> send_, recv_;
   std::vector<int> sdisp_, rdisp_;
   std::vector<MPI_Request> requests_;  // of the exchange in flight (StartImpulses)

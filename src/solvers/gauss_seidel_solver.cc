@@ -153,9 +153,10 @@ void GaussSeidelSolver::Prepare(BlockProblem& problem) {
 // latest reactions; the rows already updated in this sweep also contribute to `lag`, so
 // that rhs - lag + W_aa S_a is U_a of the iterate S the sweep started from, whose merit
 // (eq. 8.1) is thus accumulated at no extra pass over W.
-template <bool kForward, bool kStaged>
+template <bool kForward, bool kStaged, bool kOrdered>
 void GaussSeidelSolver::Sweep(BlockProblem& problem, SweepSums& sums, const int* rows,
                               int count) {
+  const char* before = kOrdered ? before_.data() : nullptr;
   const int n = kStaged ? count : problem.size();
   const int* row_ptr = problem.row_ptr.data();
   const int* col = problem.col.data();
@@ -180,7 +181,10 @@ void GaussSeidelSolver::Sweep(BlockProblem& problem, SweepSums& sums, const int*
       r0 += w[0] * x0 + w[3] * x1 + w[6] * x2;
       r1 += w[1] * x0 + w[4] * x1 + w[7] * x2;
       r2 += w[2] * x0 + w[5] * x1 + w[8] * x2;
-      if (kStaged ? visit_[c] == stamp_ : (kForward ? c < a : c > a)) {
+      const bool updated = kOrdered  ? (kForward ? before[k] != 0 : before[k] == 0)
+                           : kStaged ? visit_[c] == stamp_
+                                     : (kForward ? c < a : c > a);
+      if (updated) {
         const double d0 = x0 - S[c].x(), d1 = x1 - S[c].y(), d2 = x2 - S[c].z();
         l0 += w[0] * d0 + w[3] * d1 + w[6] * d2;
         l1 += w[1] * d0 + w[4] * d1 + w[7] * d2;
@@ -196,7 +200,7 @@ void GaussSeidelSolver::Sweep(BlockProblem& problem, SweepSums& sums, const int*
     Vec3 U_old = rhs - lag + W_aa * R_old;
     if (kStaged) {  // B moved by this sweep's earlier exchanges: back to the sweep's start
       U_old += B_start_[a] - B[a];
-      visit_[a] = stamp_;
+      if (!kOrdered) visit_[a] = stamp_;
     }
     const Vec3 C = RowResidual(laws[a], W_aa, U_old, R_old, !first_sweep_);
     merit += C.dot(W_inv[a] * C);
@@ -232,29 +236,41 @@ void GaussSeidelSolver::Sweep(BlockProblem& problem, SweepSums& sums, const int*
 // The rows of a stage that no other process sees are swept while the exchange is in
 // flight (manual Alg. 9.3), then, once it is complete, the rows whose B it changed.
 void GaussSeidelSolver::SweepStage(BlockProblem& problem, SweepSums& sums, const Stage& stage,
-                                   bool forward, bool first) {
+                                   bool forward, int index, bool first) {
+  // A forward staged sweep visits the rows in the order before_ was made for.
+  const bool ordered = forward && index >= 0;
   ProcessCoupling& coupling = *problem.coupling;
-  coupling.StartExchange(problem);
+  if (index < 0) coupling.StartExchange(problem);
+  else coupling.StartStageExchange(problem, index, forward, &R_prev_);
   const int ni = static_cast<int>(stage.inner.size());
   const int nb = static_cast<int>(stage.boundary.size());
   // In chunks (from the far end when sweeping backward), letting the exchange progress.
   constexpr int kChunk = 512;
   for (int done = 0; done < ni; done += kChunk) {
     const int m = std::min(kChunk, ni - done);
-    if (forward) {
+    if (ordered) {
+      Sweep<true, true, true>(problem, sums, stage.inner.data() + done, m);
+    } else if (forward) {
       Sweep<true, true>(problem, sums, stage.inner.data() + done, m);
     } else {
       Sweep<false, true>(problem, sums, stage.inner.data() + (ni - done - m), m);
     }
     coupling.Progress();
   }
-  coupling.FinishExchange(problem);
-  // B at the sweep's start (its first exchange); the inner rows' B never changes, so the
-  // copy is right for those already swept too.
-  if (first) {
-    for (int a : boundary_) B_start_[a] = problem.B[a];
+  // B_start_: B of the previous iterate (for its merit; StagedSweep copies B at the sweep's
+  // start, the exchanges correct it where they can tell). The inner rows' B never changes,
+  // so the copy is right for those already swept too.
+  if (index >= 0) {
+    coupling.FinishStageExchange(problem, index, &B_start_);
+  } else {
+    coupling.FinishExchange(problem);
+    if (first) {
+      for (int a : boundary_) B_start_[a] = problem.B[a];
+    }
   }
-  if (forward) {
+  if (ordered) {
+    Sweep<true, true, true>(problem, sums, stage.boundary.data(), nb);
+  } else if (forward) {
     Sweep<true, true>(problem, sums, stage.boundary.data(), nb);
   } else {
     Sweep<false, true>(problem, sums, stage.boundary.data(), nb);
@@ -263,9 +279,12 @@ void GaussSeidelSolver::SweepStage(BlockProblem& problem, SweepSums& sums, const
 
 void GaussSeidelSolver::StagedSweep(BlockProblem& problem, SweepSums& sums, bool forward) {
   ++stamp_;
+  for (int a : boundary_) B_start_[a] = problem.B[a];
   const int S = static_cast<int>(stages_.size());
-  for (int k = 0; k < S; ++k)
-    SweepStage(problem, sums, stages_[forward ? k : S - 1 - k], forward, k == 0);
+  for (int k = 0; k < S; ++k) {
+    const int index = forward ? k : S - 1 - k;
+    SweepStage(problem, sums, stages_[index], forward, index, k == 0);
+  }
 }
 
 void GaussSeidelSolver::InnerLoops(BlockProblem& problem, SweepSums& sums, bool forward) {
@@ -278,12 +297,12 @@ void GaussSeidelSolver::InnerLoops(BlockProblem& problem, SweepSums& sums, bool 
     for (int k = 0; k < S; ++k) {
       const Stage& st = stages_[forward ? k : S - 1 - k];
       const int ni = static_cast<int>(st.inner.size()), nb = static_cast<int>(st.boundary.size());
-      if (forward) {
-        Sweep<true, true>(problem, local, st.inner.data(), ni);
-        Sweep<true, true>(problem, local, st.boundary.data(), nb);
+      if (forward) {  // (the order of before_, or its reverse)
+        Sweep<true, true, true>(problem, local, st.inner.data(), ni);
+        Sweep<true, true, true>(problem, local, st.boundary.data(), nb);
       } else {
-        Sweep<false, true>(problem, local, st.boundary.data(), nb);
-        Sweep<false, true>(problem, local, st.inner.data(), ni);
+        Sweep<false, true, true>(problem, local, st.boundary.data(), nb);
+        Sweep<false, true, true>(problem, local, st.inner.data(), ni);
       }
     }
     sums.diag_diverged |= local.diag_diverged;
@@ -324,7 +343,9 @@ void GaussSeidelSolver::ReduceSweepSums(ProcessCoupling& coupling, SweepSums& su
 // Stages of a coupled sweep, each split into the rows no other process sees (swept while
 // the stage's exchange is in flight) and the others; sorted, as SweepStages returns them.
 void GaussSeidelSolver::PrepareStages(ProcessCoupling& coupling,
-                                      const std::vector<std::vector<int>>& stages, int n) {
+                                      const std::vector<std::vector<int>>& stages,
+                                      const BlockProblem& problem) {
+  const int n = problem.size();
   const std::vector<char> boundary = coupling.BoundaryRows(n);
   stages_.assign(stages.size(), Stage());
   for (size_t s = 0; s < stages.size(); ++s)
@@ -332,6 +353,18 @@ void GaussSeidelSolver::PrepareStages(ProcessCoupling& coupling,
   boundary_.clear();
   for (int a = 0; a < n; ++a)
     if (boundary[a]) boundary_.push_back(a);
+  // before_[k] of block k = (a, c): row c comes before row a in a forward staged sweep
+  // (stage by stage, inner rows then boundary rows), so that sweep tests no visit stamps.
+  std::vector<int> position(n, 0);
+  int next = 0;
+  for (const Stage& st : stages_) {
+    for (int a : st.inner) position[a] = next++;
+    for (int a : st.boundary) position[a] = next++;
+  }
+  before_.assign(problem.col.size(), 0);
+  for (int a = 0; a < n; ++a)
+    for (int k = problem.row_ptr[a] + 1; k < problem.row_ptr[a + 1]; ++k)
+      before_[k] = position[problem.col[k]] < position[a] ? 1 : 0;
 }
 
 // The loop of Alg. 9.1: `while |S - R| / |R| > epsilon and g(R) > meritval`. The merit of
@@ -362,9 +395,10 @@ SolverStats GaussSeidelSolver::Iterate(BlockProblem& problem) {
       for (int a = 0; a < n; ++a)
         split[problem.laws[a].kind == LawKind::kSignoriniCoulomb ? 0 : 1].push_back(a);
       any_others = coupling->Sum(static_cast<double>(split[1].size())) > 0.0;
-      PrepareStages(*coupling, split, n);  // not swept as stages: one or the other
+      PrepareStages(*coupling, split, problem);  // not swept as stages: one or the other
     } else {
-      PrepareStages(*coupling, coupling->SweepStages(static_cast<int>(options_.variant), n), n);
+      PrepareStages(*coupling, coupling->SweepStages(static_cast<int>(options_.variant), n),
+                    problem);
     }
   }
   const bool anderson = depth_ > 0 && !simplified;
@@ -380,7 +414,7 @@ SolverStats GaussSeidelSolver::Iterate(BlockProblem& problem) {
     first_sweep_ = stats.iters == 0;
     if (simplified) {
       ++stamp_;
-      SweepStage(problem, last, stages_[stats.iters == 0 ? 0 : 1], true, true);
+      SweepStage(problem, last, stages_[stats.iters == 0 ? 0 : 1], true, -1, true);
     } else if (coupling) {
       StagedSweep(problem, last, forward);  // solfec-mpi: one stage per exchange
       if (options_.innerloops > 1) InnerLoops(problem, last, forward);

@@ -117,25 +117,27 @@ class GaussSeidelSolver final : public ConstraintSolver {
   };
   // One pass over rows (all rows in index order when rows is null; else rows[0..count),
   // a stage of a coupled sweep, whose lag and merit bookkeeping then use visit_ and B_start_).
-  template <bool kForward, bool kStaged>
+  // kOrdered (staged): the rows come in the order before_ was made for (kForward) or in its
+  // reverse, so the lag needs no visit stamps.
+  template <bool kForward, bool kStaged, bool kOrdered = false>
   void Sweep(BlockProblem& problem, SweepSums& sums, const int* rows = nullptr, int count = 0);
   // The rows of one stage of a coupled sweep (solfec-mpi): those no other process sees and
   // those whose B the exchanges change (ProcessCoupling::BoundaryRows), each sorted.
   struct Stage {
     std::vector<int> inner, boundary;
   };
-  // One stage of a coupled sweep: StartExchange, Sweep<forward, true> over the inner rows,
-  // FinishExchange, the boundary rows (the first stage of a sweep sets B_start_). The
-  // caller advances stamp_ once per sweep.
+  // One stage of a coupled sweep: the exchange of stage `index` starts (index < 0: the
+  // whole exchange), Sweep<forward, true> over the inner rows, the exchange finishes, the
+  // boundary rows (B_start_: see the definition). The caller advances stamp_ once per sweep.
   void SweepStage(BlockProblem& problem, SweepSums& sums, const Stage& stage, bool forward,
-                  bool first);
+                  int index, bool first);
   // A coupled sweep of several stages (SweepStage for each).
   void StagedSweep(BlockProblem& problem, SweepSums& sums, bool forward);
   // innerloops - 1 more sweeps of this process's rows without exchange; the iteration's
   // change is then that of R against the iterate it started from (kept in R_prev_).
   void InnerLoops(BlockProblem& problem, SweepSums& sums, bool forward);
   void PrepareStages(ProcessCoupling& coupling, const std::vector<std::vector<int>>& stages,
-                     int n);
+                     const BlockProblem& problem);
   void Prepare(BlockProblem& problem);
   void ReduceSweepSums(ProcessCoupling& coupling, SweepSums& sums,
                        std::vector<double>& extra) const;
@@ -153,8 +155,9 @@ class GaussSeidelSolver final : public ConstraintSolver {
   std::vector<Stage> stages_;             // coupled sweeps (solfec-mpi): one per exchange
   std::vector<int> boundary_;             // rows whose B the exchanges change (sorted)
   std::vector<int> visit_;                // the sweep (stamp_) that last visited a row
+  std::vector<char> before_;  // per W block (a, c): c precedes a in a forward staged sweep
   int stamp_ = 0;
-  std::vector<Vec3> B_start_;  // B after a staged sweep's first exchange
+  std::vector<Vec3> B_start_;  // B of the previous iterate (SweepStage)
   std::vector<Vec3> S_iter_;   // InnerLoops: the iterate the global iteration started from
   double denominator_ = 1.0;
   double bnorm2_ = 0.0;  // |B|^2 (part of the residual test's scale)

@@ -30,6 +30,18 @@ class ProcessCoupling {
   // and sets B; rows marked 0 may be swept in between, their B does not change.
   virtual void StartExchange(const BlockProblem& problem) = 0;
   virtual void FinishExchange(BlockProblem& problem) = 0;
+  // The exchange before stage `stage` of a staged sweep (SweepStages): only the messages
+  // that their receivers use in that stage travel (a process uses the stages its rows on
+  // shared bodies are swept in), in a sweep `forward` (stages in increasing order) or not.
+  // `start`: this process's reactions at the sweep's start (valid for the rows swept before
+  // this stage). FinishStageExchange returns whether this
+  // process received, i.e. whether B changed; then it also sets the rows of B_previous (when
+  // given) to the B of the reactions the other processes started the sweep with (the
+  // previous iterate's, for its merit). Every process calls them for every stage, in order.
+  virtual void StartStageExchange(const BlockProblem& problem, int stage, bool forward,
+                                  const std::vector<Vec3>* start) = 0;
+  virtual bool FinishStageExchange(BlockProblem& problem, int stage,
+                                   std::vector<Vec3>* B_previous) = 0;
   // Lets the exchange in flight advance (called now and then between StartExchange and
   // FinishExchange; large messages of some transports move only inside MPI calls).
   virtual void Progress() {}
@@ -45,8 +57,8 @@ class ProcessCoupling {
   // The rows of this process swept in each stage of a coupled Gauss-Seidel sweep for
   // GaussSeidelOptions::Variant `variant` (as int): stage s follows the s-th Exchange of the
   // sweep. The number of stages is the same on every process; one stage means one exchange
-  // per sweep.
-  virtual std::vector<std::vector<int>> SweepStages(int variant, int rows) const = 0;
+  // per sweep. Also fixes who sends to whom in this solve's stage exchanges.
+  virtual std::vector<std::vector<int>> SweepStages(int variant, int rows) = 0;
   // Element-wise sums over all processes, in place.
   virtual void Sum(std::vector<double>& values) = 0;
   double Sum(double value) {

@@ -242,9 +242,12 @@ TEST(SurfaceBvh, BucketLeavesFindExactlyTheOverlappingPairsBeforeAndAfterRefit) 
   };
   const std::set<std::pair<int, int>> before = brute(a), after = brute(moved);
   EXPECT_GT(before.size(), 100u);
-  for (int leaf : {2, 3, 4, 8}) {
+  // 100: above SurfaceBvh::kMaxLeafSize, clamped to it (the traversal keeps a leaf's hits
+  // in a fixed array).
+  for (int leaf : {2, 3, 4, 8, 32, 100}) {
     SurfaceBvh ta;
     ta.Build(a, leaf);
+    EXPECT_EQ(ta.leaf_size(), std::min(leaf, SurfaceBvh::kMaxLeafSize));
     // Leaves hold at most `leaf` entries and every primitive exactly once.
     std::vector<int> seen(a.size(), 0);
     for (const SurfaceBvh::Node& n : ta.nodes()) {
