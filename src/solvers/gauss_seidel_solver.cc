@@ -402,6 +402,10 @@ SolverStats GaussSeidelSolver::Iterate(BlockProblem& problem) {
     }
   }
   const bool anderson = depth_ > 0 && !simplified;
+  // reverse: forward and backward sweeps alternate, so Anderson accelerates the map of a
+  // forward + backward pair (from R_pair_, the pair's start), not each sweep (a history
+  // mixing two maps diverged: brick wall on 3 ranks).
+  const bool paired = anderson && options_.reverse;
   std::vector<double> products;  // Anderson's inner products (AndersonProducts)
   stats.rerhist.reserve(std::min(options_.maxiter, 4096));
   stats.merhist.reserve(std::min(options_.maxiter, 4096));
@@ -412,6 +416,10 @@ SolverStats GaussSeidelSolver::Iterate(BlockProblem& problem) {
     previous = last;
     last = SweepSums();
     first_sweep_ = stats.iters == 0;
+    const bool swept_forward = forward;
+    if (paired && forward) R_pair_ = problem.R;
+    // Anderson after this sweep: every sweep, or (paired) after the backward one.
+    const bool accelerate = anderson && (!paired || !swept_forward);
     if (simplified) {
       ++stamp_;
       SweepStage(problem, last, stages_[stats.iters == 0 ? 0 : 1], true, -1, true);
@@ -426,7 +434,7 @@ SolverStats GaussSeidelSolver::Iterate(BlockProblem& problem) {
     if (options_.reverse) forward = !forward;
     if (coupling) {  // one reduction: the sweep's sums and Anderson's inner products
       products.clear();
-      if (anderson) AndersonProducts(problem, products);
+      if (accelerate) AndersonProducts(problem, paired ? R_pair_ : R_prev_, products);
       ReduceSweepSums(*coupling, last, products);
     }
     ++stats.iters;
@@ -472,9 +480,9 @@ SolverStats GaussSeidelSolver::Iterate(BlockProblem& problem) {
     }
     // The accelerated point is iterate k (the next sweep starts from it; at maxiter it is
     // returned), so merhist and a run cut at maxiter = k agree.
-    if (anderson) {
-      if (!coupling) AndersonProducts(problem, products);
-      Accelerate(problem, coupling ? std::sqrt(last.change2) : f_.norm(), products);
+    if (accelerate) {
+      if (!coupling) AndersonProducts(problem, paired ? R_pair_ : R_prev_, products);
+      Accelerate(problem, products);
     }
     if (stats.iters >= options_.maxiter) break;
   }
@@ -506,11 +514,12 @@ SolverStats GaussSeidelSolver::Iterate(BlockProblem& problem) {
 // a restart discards them), and this process's share of dF^T dF and dF^T f over the columns
 // the history will hold (products: m^2 + m values, m = 0 when it holds none yet); under
 // solfec-mpi they are summed over the processes with the sweep's sums (one reduction).
-void GaussSeidelSolver::AndersonProducts(BlockProblem& problem, std::vector<double>& products) {
+void GaussSeidelSolver::AndersonProducts(BlockProblem& problem, std::vector<Vec3>& start,
+                                         std::vector<double>& products) {
   const int n = problem.size(), N = 3 * n;
   using Map = Eigen::Map<VecX>;
   // (reinterpret_cast: a process of solfec-mpi may hold no rows, and then [0] is invalid)
-  Map x(reinterpret_cast<double*>(R_prev_.data()), N);
+  Map x(reinterpret_cast<double*>(start.data()), N);
   Map g(reinterpret_cast<double*>(problem.R.data()), N);
   if (static_cast<int>(f_.size()) != N) {
     f_.resize(N);
@@ -523,7 +532,10 @@ void GaussSeidelSolver::AndersonProducts(BlockProblem& problem, std::vector<doub
   }
   f_ = g - x;
   products.clear();
-  if (!have_prev_) return;
+  if (!have_prev_) {
+    products.push_back(f_.squaredNorm());
+    return;
+  }
   dF_.col(next_slot_) = f_ - f_prev_;
   dG_.col(next_slot_) = g - g_prev_;
   const int m = std::min(history_ + 1, depth_);
@@ -531,12 +543,13 @@ void GaussSeidelSolver::AndersonProducts(BlockProblem& problem, std::vector<doub
   Eigen::Map<MatX>(products.data(), m, m).noalias() =
       dF_.leftCols(m).transpose() * dF_.leftCols(m);
   Eigen::Map<VecX>(products.data() + m * m, m).noalias() = dF_.leftCols(m).transpose() * f_;
+  products.push_back(f_.squaredNorm());
 }
 
-// The step itself, after AndersonProducts; fnorm = |f| (over all processes).
-void GaussSeidelSolver::Accelerate(BlockProblem& problem, double fnorm,
-                                   const std::vector<double>& products) {
+// The step itself, after AndersonProducts (its last value: |f|^2 over all processes).
+void GaussSeidelSolver::Accelerate(BlockProblem& problem, const std::vector<double>& products) {
   const int n = problem.size(), N = 3 * n;
+  const double fnorm = std::sqrt(products.back());
   Eigen::Map<VecX> g(reinterpret_cast<double*>(problem.R.data()), N);
   const bool restart = have_prev_ && fnorm > fnorm_prev_;
   if (restart) {

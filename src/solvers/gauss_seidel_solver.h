@@ -44,8 +44,8 @@ struct GaussSeidelOptions {
   // Anderson acceleration depth m (0: off): after each sweep S -> R = G(S), the next sweep
   // starts from P(G(S) - sum_j gamma_j dG_j) with gamma minimising |f - sum_j gamma_j dF_j|
   // over the last m differences of G and of f = G(S) - S (restarted whenever |f| grows).
-  // Removes the slow modes of redundant contact patches (rank-deficient W). No gain with
-  // reverse = true (the sweep map alternates).
+  // Removes the slow modes of redundant contact patches (rank-deficient W). With reverse =
+  // true it accelerates the map of each forward + backward pair of sweeps.
   int anderson = 5;
   static constexpr int kMaxAnderson = 50;
   // Extra stopping test (0: off): sweeps also stop once the relative natural-map residual
@@ -163,16 +163,18 @@ class GaussSeidelSolver final : public ConstraintSolver {
   double bnorm2_ = 0.0;  // |B|^2 (part of the residual test's scale)
   DiagOptions diag_;
   double omega_ = 1.0;
-  // Anderson step on problem.R (see GaussSeidelOptions::anderson); R_prev_ holds S.
-  // AndersonProducts: this process's inner products (summed by the caller under solfec-mpi);
-  // Accelerate: the step, fnorm = |G(S) - S| over all processes.
-  void AndersonProducts(BlockProblem& problem, std::vector<double>& products);
-  void Accelerate(BlockProblem& problem, double fnorm, const std::vector<double>& products);
+  // Anderson step on problem.R = G(S) (see GaussSeidelOptions::anderson), S = `start`.
+  // AndersonProducts: this process's inner products and |G(S) - S|^2 last (summed by the
+  // caller under solfec-mpi); Accelerate: the step.
+  void AndersonProducts(BlockProblem& problem, std::vector<Vec3>& start,
+                        std::vector<double>& products);
+  void Accelerate(BlockProblem& problem, const std::vector<double>& products);
   // Anderson state: ring buffer of the last depth_ differences dF_, dG_ (columns).
   int depth_ = 0, history_ = 0, next_slot_ = 0;
   double fnorm_prev_ = 0.0;
   bool have_prev_ = false;
   VecX f_, g_prev_, f_prev_;
+  std::vector<Vec3> R_pair_;  // reverse: R at the start of a forward + backward pair
   MatX dF_, dG_;
 };
 

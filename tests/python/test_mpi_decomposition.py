@@ -357,6 +357,19 @@ def test_full_variant_sweeps_ranks_in_colour_order_and_needs_about_the_serial_it
     assert inner < sweeps["BOUNDARY_JACOBI"]
 
 
+def test_reverse_sweeps_with_anderson_give_the_serial_answer_on_three_ranks(tmp_path):
+    # reverse = 'ON' alternates forward and backward sweeps; Anderson (default depth 5) then
+    # accelerates the map of each forward + backward pair. When it accelerated each sweep,
+    # mixing the two maps in one history, this run diverged (positions ~1e68).
+    deck = WALL.replace(
+        "RUN(sol, GAUSS_SEIDEL_SOLVER(1e-8, 2000, meritval=1e-12), 0.2)",
+        "gs = GAUSS_SEIDEL_SOLVER(1e-8, 2000, meritval=1e-12)\ngs.reverse = 'ON'\n"
+        "RUN(sol, gs, 0.1)\nassert gs.error == 'OK', gs.error")
+    serial = run_serial(tmp_path, deck)
+    d, reports = run_parallel(tmp_path, deck, 3)
+    check_ranks(serial, reports, 1e-6)
+
+
 def test_auto_solver_under_mpi_stops_with_a_clear_message_once(tmp_path):
     deck = WALL.replace("GAUSS_SEIDEL_SOLVER(1e-8, 2000, meritval=1e-12)", "AUTO_SOLVER()")
     p = mpirun(tmp_path, deck, np=2, timeout=120)
