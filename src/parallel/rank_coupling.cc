@@ -209,7 +209,8 @@ bool RankCoupling::FinishImpulses() {
       if (!two) s.start += Eigen::Map<const VecX>(p, nd);
       p += nd;
     }
-    for (int k : two ? to_rank_[q] : std::vector<int>()) {
+    if (!two) continue;
+    for (int k : to_rank_[q]) {
       Shared& s = shared_[k];
       const int nd = s.body->num_dofs();
       s.start += Eigen::Map<const VecX>(p, nd);
@@ -219,21 +220,19 @@ bool RankCoupling::FinishImpulses() {
   return true;
 }
 
-void RankCoupling::PreviousIterateB(std::vector<Vec3>& B) const {
-  for (const Shared& s : shared_)
-    for (const Entry& e : s.entries) B[e.row] = B0_[e.row];
+// H A^-1 v = (A^-1 H^T)^T v (A symmetric).
+void RankCoupling::AddVelocities(std::vector<Vec3>& y, VecX Shared::*impulse) const {
   for (const Shared& s : shared_) {
-    if (s.start.isZero(0.0)) continue;
-    for (const Entry& e : s.entries) B[e.row] += e.sign * (e.AinvHt.transpose() * s.start);
+    const VecX& v = s.*impulse;
+    if (v.isZero(0.0)) continue;
+    for (const Entry& e : s.entries) y[e.row] += e.sign * (e.AinvHt.transpose() * v);
   }
 }
 
-// H A^-1 ext = (A^-1 H^T)^T ext (A symmetric).
-void RankCoupling::AddVelocities(std::vector<Vec3>& y) const {
-  for (const Shared& s : shared_) {
-    if (s.ext.isZero(0.0)) continue;
-    for (const Entry& e : s.entries) y[e.row] += e.sign * (e.AinvHt.transpose() * s.ext);
-  }
+void RankCoupling::SetB(std::vector<Vec3>& B, VecX Shared::*impulse) const {
+  for (const Shared& s : shared_)
+    for (const Entry& e : s.entries) B[e.row] = B0_[e.row];
+  AddVelocities(B, impulse);
 }
 
 void RankCoupling::StartExchange(const solvers::BlockProblem& P) { StartImpulses(P.R); }
@@ -260,18 +259,17 @@ bool RankCoupling::FinishStageExchange(solvers::BlockProblem& P, int stage,
                                        std::vector<Vec3>* B_previous) {
   (void)stage;  // (what this rank receives was fixed by StartStageExchange)
   if (!FinishImpulses()) return false;
-  for (const Shared& s : shared_)
-    for (const Entry& e : s.entries) P.B[e.row] = B0_[e.row];
-  AddVelocities(P.B);
-  // (MIDDLE_JACOBI after stage 0: the middle rows sent this sweep's values; stage 0 set it)
-  if (B_previous && (stage_ == 0 || stage_rule_ == 1)) PreviousIterateB(*B_previous);
+  SetB(P.B, &Shared::ext);
+  // B_previous from the sweep-start impulses (MIDDLE_JACOBI after stage 0: the middle rows
+  // sent this sweep's values; its stage-0 exchange set B_previous).
+  if (B_previous && (stage_ == 0 || stage_rule_ == 1)) SetB(*B_previous, &Shared::start);
   return true;
 }
 
 void RankCoupling::AddCrossProduct(const solvers::BlockProblem&, const std::vector<Vec3>& x,
                                    std::vector<Vec3>& y) {
   ExchangeImpulses(x);
-  AddVelocities(y);
+  AddVelocities(y, &Shared::ext);
 }
 
 void RankCoupling::Sum(std::vector<double>& values) {

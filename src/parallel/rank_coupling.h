@@ -102,11 +102,11 @@ class RankCoupling final : public solvers::ProcessCoupling {
     StartImpulses(x);
     FinishImpulses();
   }
-  // After a stage exchange: B of the rows on shared bodies with the other ranks' reactions
-  // of the sweep's start, where known (FinishStageExchange's B_previous).
-  void PreviousIterateB(std::vector<Vec3>& B) const;
-  // y[row] += sign H A^-1 ext for every entry of a shared body with a nonzero ext.
-  void AddVelocities(std::vector<Vec3>& y) const;
+  // y[row] += sign H A^-1 v for every entry of a shared body, v = its ext or start.
+  void AddVelocities(std::vector<Vec3>& y, VecX Shared::*impulse) const;
+  // B of the rows on shared bodies = B0 + the velocities of ext (the current reactions of the
+  // other ranks) or of start (those of the sweep's start: FinishStageExchange's B_previous).
+  void SetB(std::vector<Vec3>& B, VecX Shared::*impulse) const;
 
   const Communicator& comm_;
   CouplingStats& stats_;

@@ -416,10 +416,9 @@ SolverStats GaussSeidelSolver::Iterate(BlockProblem& problem) {
     previous = last;
     last = SweepSums();
     first_sweep_ = stats.iters == 0;
-    const bool swept_forward = forward;
     if (paired && forward) R_pair_ = problem.R;
     // Anderson after this sweep: every sweep, or (paired) after the backward one.
-    const bool accelerate = anderson && (!paired || !swept_forward);
+    const bool accelerate = anderson && (!paired || !forward);
     if (simplified) {
       ++stamp_;
       SweepStage(problem, last, stages_[stats.iters == 0 ? 0 : 1], true, -1, true);
@@ -505,15 +504,17 @@ SolverStats GaussSeidelSolver::Iterate(BlockProblem& problem) {
   return stats;
 }
 
-// Anderson acceleration (type II, depth m) of the sweep map G: x = R_prev_ is the iterate
-// the sweep started from, g = problem.R = G(x), f = g - x. With the last m differences
+// Anderson acceleration (type II, depth m) of the sweep map G: x = `start` is the iterate
+// the sweep (reverse: the forward + backward pair) started from, g = problem.R = G(x),
+// f = g - x. With the last m differences
 // dF, dG: gamma = argmin |f - dF gamma|, x_next = g - dG gamma, projected row by row on
 // the laws' admissible sets. The history restarts when |f| grows (an active set change).
 //
 // AndersonProducts: f, the newest differences (written into the next slot of the history;
 // a restart discards them), and this process's share of dF^T dF and dF^T f over the columns
-// the history will hold (products: m^2 + m values, m = 0 when it holds none yet); under
-// solfec-mpi they are summed over the processes with the sweep's sums (one reduction).
+// the history will hold, then |f|^2 (products: m^2 + m + 1 values, m = 0 when it holds
+// none yet); under solfec-mpi they are summed over the processes with the sweep's sums (one
+// reduction).
 void GaussSeidelSolver::AndersonProducts(BlockProblem& problem, std::vector<Vec3>& start,
                                          std::vector<double>& products) {
   const int n = problem.size(), N = 3 * n;
@@ -532,17 +533,15 @@ void GaussSeidelSolver::AndersonProducts(BlockProblem& problem, std::vector<Vec3
   }
   f_ = g - x;
   products.clear();
-  if (!have_prev_) {
-    products.push_back(f_.squaredNorm());
-    return;
+  if (have_prev_) {
+    dF_.col(next_slot_) = f_ - f_prev_;
+    dG_.col(next_slot_) = g - g_prev_;
+    const int m = std::min(history_ + 1, depth_);
+    products.resize(static_cast<size_t>(m) * m + m);
+    Eigen::Map<MatX>(products.data(), m, m).noalias() =
+        dF_.leftCols(m).transpose() * dF_.leftCols(m);
+    Eigen::Map<VecX>(products.data() + m * m, m).noalias() = dF_.leftCols(m).transpose() * f_;
   }
-  dF_.col(next_slot_) = f_ - f_prev_;
-  dG_.col(next_slot_) = g - g_prev_;
-  const int m = std::min(history_ + 1, depth_);
-  products.resize(static_cast<size_t>(m) * m + m);
-  Eigen::Map<MatX>(products.data(), m, m).noalias() =
-      dF_.leftCols(m).transpose() * dF_.leftCols(m);
-  Eigen::Map<VecX>(products.data() + m * m, m).noalias() = dF_.leftCols(m).transpose() * f_;
   products.push_back(f_.squaredNorm());
 }
 
