@@ -246,7 +246,7 @@ std::vector<char> RankCoupling::BoundaryRows(int rows) const {
 }
 
 void RankCoupling::FinishExchange(solvers::BlockProblem& P) {
-  FinishStageExchange(P, -1, nullptr);
+  FinishStageExchange(P, nullptr);
 }
 
 void RankCoupling::StartStageExchange(const solvers::BlockProblem& P, int stage, bool forward,
@@ -255,9 +255,8 @@ void RankCoupling::StartStageExchange(const solvers::BlockProblem& P, int stage,
   StartImpulses(P.R, stage, start);
 }
 
-bool RankCoupling::FinishStageExchange(solvers::BlockProblem& P, int stage,
-                                       std::vector<Vec3>* B_previous) {
-  (void)stage;  // (what this rank receives was fixed by StartStageExchange)
+// (what this rank receives was fixed by StartStageExchange)
+bool RankCoupling::FinishStageExchange(solvers::BlockProblem& P, std::vector<Vec3>* B_previous) {
   if (!FinishImpulses()) return false;
   SetB(P.B, &Shared::ext);
   // B_previous from the sweep-start impulses (MIDDLE_JACOBI after stage 0: the middle rows

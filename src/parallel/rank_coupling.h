@@ -60,7 +60,7 @@ class RankCoupling final : public solvers::ProcessCoupling {
   void FinishExchange(solvers::BlockProblem& problem) override;
   void StartStageExchange(const solvers::BlockProblem& problem, int stage, bool forward,
                           const std::vector<Vec3>* start) override;
-  bool FinishStageExchange(solvers::BlockProblem& problem, int stage,
+  bool FinishStageExchange(solvers::BlockProblem& problem,
                            std::vector<Vec3>* B_previous) override;
   void Progress() override;
   std::vector<char> BoundaryRows(int rows) const override;

@@ -242,39 +242,35 @@ void GaussSeidelSolver::SweepStage(BlockProblem& problem, SweepSums& sums, const
   ProcessCoupling& coupling = *problem.coupling;
   if (index < 0) coupling.StartExchange(problem);
   else coupling.StartStageExchange(problem, index, forward, &R_prev_);
+  const auto sweep = [&](const int* rows, int m) {
+    if (ordered) {
+      Sweep<true, true, true>(problem, sums, rows, m);
+    } else if (forward) {
+      Sweep<true, true>(problem, sums, rows, m);
+    } else {
+      Sweep<false, true>(problem, sums, rows, m);
+    }
+  };
   const int ni = static_cast<int>(stage.inner.size());
-  const int nb = static_cast<int>(stage.boundary.size());
   // In chunks (from the far end when sweeping backward), letting the exchange progress.
   constexpr int kChunk = 512;
   for (int done = 0; done < ni; done += kChunk) {
     const int m = std::min(kChunk, ni - done);
-    if (ordered) {
-      Sweep<true, true, true>(problem, sums, stage.inner.data() + done, m);
-    } else if (forward) {
-      Sweep<true, true>(problem, sums, stage.inner.data() + done, m);
-    } else {
-      Sweep<false, true>(problem, sums, stage.inner.data() + (ni - done - m), m);
-    }
+    sweep(stage.inner.data() + (forward ? done : ni - done - m), m);
     coupling.Progress();
   }
   // B_start_: B of the previous iterate (for its merit; StagedSweep copies B at the sweep's
   // start, the exchanges correct it where they can tell). The inner rows' B never changes,
   // so the copy is right for those already swept too.
   if (index >= 0) {
-    coupling.FinishStageExchange(problem, index, &B_start_);
+    coupling.FinishStageExchange(problem, &B_start_);
   } else {
     coupling.FinishExchange(problem);
     if (first) {
       for (int a : boundary_) B_start_[a] = problem.B[a];
     }
   }
-  if (ordered) {
-    Sweep<true, true, true>(problem, sums, stage.boundary.data(), nb);
-  } else if (forward) {
-    Sweep<true, true>(problem, sums, stage.boundary.data(), nb);
-  } else {
-    Sweep<false, true>(problem, sums, stage.boundary.data(), nb);
-  }
+  sweep(stage.boundary.data(), static_cast<int>(stage.boundary.size()));
 }
 
 void GaussSeidelSolver::StagedSweep(BlockProblem& problem, SweepSums& sums, bool forward) {
@@ -292,7 +288,6 @@ void GaussSeidelSolver::InnerLoops(BlockProblem& problem, SweepSums& sums, bool 
   S_iter_ = R_prev_;
   for (int loop = 1; loop < options_.innerloops; ++loop) {
     SweepSums local;  // (the merit and residual stay those of the iteration's start)
-    ++stamp_;
     const int S = static_cast<int>(stages_.size());
     for (int k = 0; k < S; ++k) {
       const Stage& st = stages_[forward ? k : S - 1 - k];

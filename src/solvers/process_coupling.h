@@ -40,8 +40,7 @@ class ProcessCoupling {
   // previous iterate's, for its merit). Every process calls them for every stage, in order.
   virtual void StartStageExchange(const BlockProblem& problem, int stage, bool forward,
                                   const std::vector<Vec3>* start) = 0;
-  virtual bool FinishStageExchange(BlockProblem& problem, int stage,
-                                   std::vector<Vec3>* B_previous) = 0;
+  virtual bool FinishStageExchange(BlockProblem& problem, std::vector<Vec3>* B_previous) = 0;
   // Lets the exchange in flight advance (called now and then between StartExchange and
   // FinishExchange; large messages of some transports move only inside MPI calls).
   virtual void Progress() {}
