@@ -25,12 +25,55 @@ const body::FeBody* AsMeshFe(const Body& b) {
   return fe && !fe->embedded() ? fe : nullptr;
 }
 
-// Area vector of a face (outward, length = area): half the cross product of the diagonals
-// for quadrilaterals.
-Vec3 AreaVector(const Vec3* x, int n) {
-  if (n == 3) return 0.5 * (x[1] - x[0]).cross(x[2] - x[0]);
-  return 0.5 * (x[2] - x[0]).cross(x[3] - x[1]);
-}
+// The normal N = S_s x S_t of a face as an affine function of the natural coordinates:
+// N(s, t) = n0 + s n1 + t n2. A bilinear quadrilateral S = c + s e1 + t e2 + s t e12 has
+// S_s = e1 + t e12 and S_t = e2 + s e12, so n0 = e1 x e2, n1 = e1 x e12, n2 = e12 x e2
+// (e12 x e12 = 0); a triangle (e1 = x1 - x0, e2 = x2 - x0) has the constant n0.
+struct NormalPolynomial {
+  Vec3 n0, n1, n2;
+  NormalPolynomial(const Vec3* x, int n) {
+    if (n == 3) {
+      n0 = (x[1] - x[0]).cross(x[2] - x[0]);
+      n1.setZero();
+      n2.setZero();
+      return;
+    }
+    const Vec3 e1 = 0.25 * (x[1] + x[2] - x[0] - x[3]);
+    const Vec3 e2 = 0.25 * (x[2] + x[3] - x[0] - x[1]);
+    const Vec3 e12 = 0.25 * (x[0] + x[2] - x[1] - x[3]);
+    n0 = e1.cross(e2);
+    n1 = e1.cross(e12);
+    n2 = e12.cross(e2);
+  }
+  // Area vector (outward, length = area): a triangle's is n0 / 2; a quadrilateral's, half
+  // the cross product of its diagonals 2 (e1 + e2) and 2 (e2 - e1), is 4 n0.
+  Vec3 Area(int n) const { return (n == 3 ? 0.5 : 4.0) * n0; }
+  // Bounds of the unit normal's components n_i = N_i / |N| over the natural domain
+  // (see ContactSurface::NormalRange).
+  void Range(Vec3& lo, Vec3& hi) const {
+    lo = -Vec3::Ones();
+    hi = Vec3::Ones();
+    const double len = n0.norm();
+    if (!(len > 0.0)) return;
+    // (s, t) within 1 + 1e-6 of the centre (the inside test accepts (s, t) up to 1e-9
+    // outside the face). N is affine, so over that square N_i lies within
+    // n0_i -+ g (|n1_i| + |n2_i|), |N| <= |n0| + g (|n1| + |n2|) and, along d = n0 / |n0|,
+    // |N| >= N . d >= |n0| - g (|n1 . d| + |n2 . d|) (the extremes are at the corners).
+    constexpr double g = 1.0 + 1e-6;
+    const double lower = len - g * (std::abs(n1.dot(n0)) + std::abs(n2.dot(n0))) / len;
+    if (!(lower > 0.0)) return;
+    const double upper = len + g * (n1.norm() + n2.norm());
+    const Vec3 spread = g * (n1.cwiseAbs() + n2.cwiseAbs());
+    const double il = 1.0 / lower, iu = 1.0 / upper;
+    for (int i = 0; i < 3; ++i) {
+      const double a = n0[i] - spread[i], b = n0[i] + spread[i];
+      // The smallest n_i has the smallest N_i over the largest |N| if positive, over the
+      // smallest |N| if negative (and the largest n_i the converse).
+      lo[i] = std::max(-1.0, a * (a > 0.0 ? iu : il));
+      hi[i] = std::min(1.0, b * (b > 0.0 ? il : iu));
+    }
+  }
+};
 
 }  // namespace
 
@@ -178,7 +221,8 @@ void ContactSurface::Refresh(const Body& b) {
   face_area_.resize(nn > 0 ? nf : 0);
   face_share_.resize(nn > 0 ? nf : 0);
   face_hull_.resize(nf);
-  normal_bound_.resize(nf);
+  normal_lo_.resize(nf);
+  normal_hi_.resize(nf);
   mean_diam_ = 0.0;
   Vec3 x[4];
   for (int f = 0; f < nf; ++f) {
@@ -190,11 +234,12 @@ void ContactSurface::Refresh(const Body& b) {
       for (int c = a + 1; c < n; ++c) d2 = std::max(d2, (x[a] - x[c]).squaredNorm());
     }
     face_hull_[f] = hull;
-    normal_bound_[f] = NormalBound(x, n);
+    const NormalPolynomial N(x, n);
+    N.Range(normal_lo_[f], normal_hi_[f]);
     face_diam_[f] = std::sqrt(d2);
     mean_diam_ += face_diam_[f];
     if (nn > 0) {
-      face_area_[f] = AreaVector(x, n);
+      face_area_[f] = N.Area(n);
       face_share_[f] = face_area_[f].norm() / n;
     }
   }
@@ -225,37 +270,10 @@ void ContactSurface::FitNodes() {
   else node_bvh_.Build(node_boxes_, kNodeLeafSize);
 }
 
-Vec3 ContactSurface::NormalBound(const Vec3* x, int n) {
-  // N(s, t) = S_s x S_t: constant on a triangle; on a bilinear quad S_s = a + b t and
-  // S_t = c + b s (b = S_st), so N = a x c + s (a x b) + t (b x c) is affine in (s, t) and
-  // stays in the convex hull of its four corner values.
-  Vec3 N[4];
-  int m = 1;
-  if (n == 3) {
-    N[0] = (x[1] - x[0]).cross(x[2] - x[0]);
-  } else {
-    m = 4;
-    for (int c = 0; c < 4; ++c) {  // corners (-1,-1), (1,-1), (1,1), (-1,1)
-      const Vec3 Ss = c == 0 || c == 1 ? Vec3(x[1] - x[0]) : Vec3(x[2] - x[3]);
-      const Vec3 St = c == 0 || c == 3 ? Vec3(x[3] - x[0]) : Vec3(x[2] - x[1]);
-      N[c] = Ss.cross(St);
-    }
-  }
-  Vec3 d = Vec3::Zero();
-  for (int c = 0; c < m; ++c) d += N[c];
-  const double len = d.norm();
-  if (!(len > 0.0)) return Vec3::Ones();
-  d /= len;
-  // |N| >= N . d >= min over the corners of N . d; |N_i| <= max over the corners of |N_i|.
-  double lower = 1e300;
-  Vec3 upper = Vec3::Zero();
-  for (int c = 0; c < m; ++c) {
-    lower = std::min(lower, N[c].dot(d));
-    upper = upper.cwiseMax(N[c].cwiseAbs());
-  }
-  if (!(lower > 0.0)) return Vec3::Ones();
-  // Relative safety 1e-6: the inside test accepts (s, t) up to 1e-9 outside the face.
-  return (upper * ((1.0 + 1e-6) / lower)).cwiseMin(1.0);
+void ContactSurface::NormalRange(const Vec3* x, int n, Vec3& lo, Vec3& hi) {
+  // N(s, t) = S_s x S_t: constant on a triangle; on a bilinear quad affine in (s, t)
+  // (NormalPolynomial::Range).
+  NormalPolynomial(x, n).Range(lo, hi);
 }
 
 void ContactSurface::FitFaces(double inflate, double depth_fraction, double depth_cap) {
@@ -264,12 +282,19 @@ void ContactSurface::FitFaces(double inflate, double depth_fraction, double dept
   for (int f = 0; f < nf; ++f) {
     Aabb box = face_hull_[f];  // of the vertices
     // An accepted node is y = S(s, t) + gap n(s, t) with S in the hull of the vertices and
-    // -depth <= gap <= capture, so |y_i - S_i| <= (capture + depth) max |n_i| along axis i;
-    // 1e-6 d more covers the inside tolerance of the projection.
-    const double reach = inflate + depth_fraction * std::min(face_diam_[f], depth_cap);
-    const Vec3 grow = reach * normal_bound_[f] + Vec3::Constant(1e-6 * face_diam_[f]);
-    box.lo -= grow;
-    box.hi += grow;
+    // -depth <= gap <= capture, so y_i - S_i = gap n_i lies between the products of those
+    // bounds and of lo_i <= n_i <= hi_i: [min(-depth hi_i, capture lo_i),
+    // max(-depth lo_i, capture hi_i)] (a face box reaches the capture distance outwards and
+    // the depth inwards, not the sum of both each way); 1e-6 d more covers the inside
+    // tolerance of the projection and rounding.
+    const double depth = depth_fraction * std::min(face_diam_[f], depth_cap);
+    const Vec3& lo = normal_lo_[f];
+    const Vec3& hi = normal_hi_[f];
+    const double eps = 1e-6 * face_diam_[f];
+    for (int i = 0; i < 3; ++i) {
+      box.lo[i] += std::min(-depth * hi[i], inflate * lo[i]) - eps;
+      box.hi[i] += std::max(-depth * lo[i], inflate * hi[i]) + eps;
+    }
     face_boxes_[f] = box;
   }
   if (face_bvh_.size() == nf && !face_bvh_.empty()) face_bvh_.Refit(face_boxes_);

@@ -39,13 +39,14 @@ class ContactSurface {
   // The slave-node BVH refitted to the current points (after Refresh; only the three-stage
   // search uses it, so it is not part of the refresh).
   void FitNodes();
-  // Face boxes holding every point within `inflate` plus depth_fraction times min(face
-  // diameter, depth_cap) of the face along its normal (axis i grown by that reach times a
-  // bound of |n_i| over the face), and the refitted face BVH (after Refresh).
+  // Face boxes holding every point y = S + g n of the face's normal segment with
+  // -depth_fraction min(face diameter, depth_cap) <= g <= `inflate` (S on the face, n its
+  // unit normal there; axis i grown by the bounds of g n_i over the face), and the
+  // refitted face BVH (after Refresh).
   void FitFaces(double inflate, double depth_fraction, double depth_cap);
-  // Upper bound of |n_i| (i = x, y, z) of the unit normal of the face x[0..n) over its
-  // natural domain (1 where no bound is found, e.g. a strongly warped quad).
-  static Vec3 NormalBound(const Vec3* x, int n);
+  // Bounds lo_i <= n_i <= hi_i (i = x, y, z) of the unit normal of the face x[0..n) over its
+  // natural domain (-1 and 1 where no bound is found, e.g. a strongly warped quad).
+  static void NormalRange(const Vec3* x, int n, Vec3& lo, Vec3& hi);
 
   const body::Body* body() const { return body_; }
   bool is_mesh() const { return is_mesh_; }
@@ -83,9 +84,9 @@ class ContactSurface {
   std::vector<double> face_share_;        // |area| / vertex count (slave surfaces only)
   std::vector<geometry::Aabb> node_boxes_;  // point boxes of the slave nodes
   std::vector<geometry::Aabb> face_boxes_;
-  // Per face, set by Refresh for FitFaces: the box of its vertices and NormalBound.
+  // Per face, set by Refresh for FitFaces: the box of its vertices and NormalRange.
   std::vector<geometry::Aabb> face_hull_;
-  std::vector<Vec3> normal_bound_;
+  std::vector<Vec3> normal_lo_, normal_hi_;
   std::vector<int> nodes_, node_surfid_, slot_;
   std::vector<Vec3> node_normal_;
   std::vector<double> node_area_;

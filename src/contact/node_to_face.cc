@@ -64,7 +64,10 @@ void NodeToFace::Refresh(const std::vector<Body*>& bodies, double h) {
   for (auto it = surfaces_.begin(); it != surfaces_.end();)
     it = std::binary_search(ids_.begin(), ids_.end(), it->first) ? std::next(it)
                                                                  : surfaces_.erase(it);
-  if (!any_slave) return;
+  if (!any_slave) {
+    previous_first_.clear();
+    return;
+  }
   double vslave = 0.0;
   for (Body* b : bodies) {
     if (!ContactSurface::CanBeMaster(*b)) continue;
@@ -84,7 +87,53 @@ void NodeToFace::Refresh(const std::vector<Body*>& bodies, double h) {
   for (ContactSurface* s : active_)
     s->FitFaces(2.0 * mmax + max_previous_gap_ + h * (s->max_speed() + vslave),
                 options.depth_fraction, slave_size);
+  IndexPrevious();
   stats_.refresh = timer.Stop();
+}
+
+void NodeToFace::IndexPrevious() {
+  const int na = static_cast<int>(active_.size());
+  previous_base_.resize(na + 1);
+  previous_base_[0] = 0;
+  active_ids_.clear();
+  for (int s = 0; s < na; ++s) {
+    previous_base_[s + 1] =
+        previous_base_[s] + static_cast<int>(active_[s]->slave_nodes().size());
+    active_ids_.emplace_back(active_[s]->body()->id(), s);
+  }
+  std::sort(active_ids_.begin(), active_ids_.end());
+  previous_first_.assign(previous_base_[na], -1);
+  previous_next_.assign(previous_.size(), -1);
+  // Entries are chained head first: of two entries with one key the later one is found.
+  // Consecutive entries mostly share their slave (the constraints of a body pair were added
+  // together): its surface is looked up once for them.
+  Id slave = kNoId;
+  int s = -1;
+  for (int e = 0; e < static_cast<int>(previous_.size()); ++e) {
+    const PreviousGap& g = previous_[e];
+    if (e == 0 || g.slave != slave) {
+      slave = g.slave;
+      const auto it = std::lower_bound(active_ids_.begin(), active_ids_.end(),
+                                       std::make_pair(g.slave, -1));
+      s = it != active_ids_.end() && it->first == g.slave ? it->second : -1;
+    }
+    if (s < 0) continue;  // body gone
+    const std::vector<int>& slot = active_[s]->slave_slots();
+    if (g.node < 0 || g.node >= static_cast<int>(slot.size()) || slot[g.node] < 0) continue;
+    int& head = previous_first_[previous_base_[s] + slot[g.node]];
+    previous_next_[e] = head;
+    head = e;
+  }
+}
+
+bool NodeToFace::PreviousGapOf(int s, int k, Id master, double& gap) const {
+  if (previous_first_.empty()) return false;
+  for (int e = previous_first_[previous_base_[s] + k]; e >= 0; e = previous_next_[e]) {
+    if (previous_[e].master != master) continue;
+    gap = previous_[e].gap;
+    return true;
+  }
+  return false;
 }
 
 void NodeToFace::Passes(const std::vector<std::pair<int, int>>& pairs, const Filters& filters,
@@ -133,10 +182,10 @@ bool NodeToFace::LocalTest(int m, int f, int s, int k, double h, bool box_check,
     for (int a = 0; a < n; ++a) vm += N[a] * M.velocities()[M.faces()[f].vertices[a]];
     const double vn = p.normal.dot(S.velocities()[node] - vm);
     double limit = std::max(margin_[s], h * std::max(0.0, -vn));
-    if (p.gap > limit && !previous_gap_.empty() && p.gap <= max_previous_gap_ + margin_[s]) {
-      const auto it = previous_gap_.find(Key{M.body()->id(), S.body()->id(), node});
-      if (it != previous_gap_.end()) limit = std::max(limit, it->second + margin_[s]);
-    }
+    double previous;
+    if (p.gap > limit && p.gap <= max_previous_gap_ + margin_[s] &&
+        PreviousGapOf(s, k, M.body()->id(), previous))
+      limit = std::max(limit, previous + margin_[s]);
     if (p.gap > limit) return false;
   }
   out.master = const_cast<Body*>(M.body());
@@ -341,11 +390,11 @@ void NodeToFace::UpdateConstraints(const std::vector<Body*>& bodies, double h,
     constraints.remove_if([](const Constraint& c) { return IsNodeToFace(c); });
     return;
   }
-  previous_gap_.clear();
+  previous_.clear();
   max_previous_gap_ = 0.0;
   for (const Constraint& c : constraints) {
     if (!IsNodeToFace(c)) continue;
-    previous_gap_[Key{c.body1->id(), c.body2->id(), -2 - c.piece2}] = c.gap;
+    previous_.push_back({c.body1->id(), c.body2->id(), -2 - c.piece2, c.gap});
     max_previous_gap_ = std::max(max_previous_gap_, c.gap);
   }
   const std::vector<NodeFaceContact> found = Search(bodies, h, filters);

@@ -9,7 +9,6 @@
 #include <map>
 #include <set>
 #include <tuple>
-#include <unordered_map>
 #include <utility>
 #include <vector>
 
@@ -152,15 +151,23 @@ class NodeToFace {
   std::map<Id, ContactSurface> surfaces_;  // by body id
   std::vector<ContactSurface*> active_;    // refreshed surfaces of the current search
   std::vector<double> margin_;             // per active surface (as a slave)
-  struct KeyHash {
-    size_t operator()(const Key& k) const {
-      const auto u = [](auto v) { return static_cast<uint64_t>(v); };
-      return std::hash<uint64_t>()((u(std::get<0>(k)) * 1000003u + u(std::get<1>(k))) *
-                                       1000003u + u(std::get<2>(k)));
-    }
+  // Existing contacts (the keep rule), set by UpdateConstraints, and their index for the
+  // current search: the entries of slave node k of active surface s are the chain
+  // previous_first_[previous_base_[s] + k], previous_next_[...] (an O(1) lookup per pair;
+  // a hash map cost a bucket walk, a cache miss, for every pair beyond the margin).
+  struct PreviousGap {
+    Id master, slave;
+    int node;
+    double gap;
   };
-  std::unordered_map<Key, double, KeyHash> previous_gap_;  // of existing contacts (keep rule)
+  std::vector<PreviousGap> previous_;
+  std::vector<int> previous_base_, previous_first_, previous_next_;
+  std::vector<std::pair<Id, int>> active_ids_;  // (body id, active index), sorted
   double max_previous_gap_ = 0.0;
+  // Builds the index of previous_ over the surfaces of this search (after Refresh).
+  void IndexPrevious();
+  // The gap of the existing contact of node k of surface s with master `master`, or false.
+  bool PreviousGapOf(int s, int k, Id master, double& gap) const;
   // Work lists kept between searches (their capacity: no reallocation per step).
   std::vector<Id> ids_;
   Octree octree_;

@@ -117,19 +117,21 @@ TEST(FaceProjection, NodeInsideOrOutsideTriangleAndQuad) {
   EXPECT_TRUE(ProjectOnFace(tri, 3, Vec3(0.5, 0.5, 0.0)).inside);   // on the edge
 }
 
-// The face boxes grow along axis i by the reach times NormalBound_i: the bound must hold at
-// every point of the face, including warped quadrilaterals (affine S_s x S_t).
-TEST(ContactSurface, NormalBoundHoldsOverWarpedQuadsAndTriangles) {
+// The face boxes grow along axis i by the normal segment's reach times the bounds of n_i
+// (NormalRange): they must hold at every point of the face, including warped
+// quadrilaterals (affine S_s x S_t).
+TEST(ContactSurface, NormalRangeHoldsOverWarpedQuadsAndTriangles) {
   std::mt19937 rng(5);
   std::uniform_real_distribution<double> jit(-0.25, 0.25), ang(-3.1, 3.1);
-  double tightest = 1.0;
+  double widest = 0.0;
   for (int k = 0; k < 200; ++k) {
     Vec3 x[4] = {Vec3(0, 0, 0), Vec3(1, 0, 0), Vec3(1, 1, 0), Vec3(0, 1, 0)};
     const Mat3 R = (Eigen::AngleAxisd(ang(rng), Vec3::UnitX()) *
                     Eigen::AngleAxisd(ang(rng), Vec3::UnitY())).toRotationMatrix();
     for (Vec3& v : x) v = R * (v + Vec3(jit(rng), jit(rng), jit(rng)));
     for (int n : {3, 4}) {
-      const Vec3 bound = ContactSurface::NormalBound(x, n);
+      Vec3 lo, hi;
+      ContactSurface::NormalRange(x, n, lo, hi);
       for (int i = 0; i <= 20; ++i)
         for (int j = 0; j <= 20; ++j) {
           double s = -1 + 0.1 * i, t = -1 + 0.1 * j;
@@ -143,18 +145,28 @@ TEST(ContactSurface, NormalBoundHoldsOverWarpedQuadsAndTriangles) {
           Vec3 y = Vec3::Zero();
           for (int a = 0; a < n; ++a) y += N[a] * x[a];
           const Vec3 nrm = ProjectOnFace(x, n, y).normal;
-          for (int c = 0; c < 3; ++c) EXPECT_LE(std::abs(nrm[c]), bound[c] + 1e-12);
+          for (int c = 0; c < 3; ++c) {
+            EXPECT_GE(nrm[c], lo[c] - 1e-12);
+            EXPECT_LE(nrm[c], hi[c] + 1e-12);
+          }
         }
-      tightest = std::min(tightest, bound.minCoeff());
+      widest = std::max(widest, (hi - lo).maxCoeff());
+      if (n == 3) {
+        EXPECT_LT((hi - lo).maxCoeff(), 1e-5);  // a triangle's normal is constant
+      }
     }
   }
-  // For a flat axis-aligned square the tangential components vanish.
+  EXPECT_LT(widest, 2.0);  // the range is not trivially [-1, 1] on the random faces
+  // For a flat axis-aligned square the normal is (0, 0, 1) exactly.
   const Vec3 sq[4] = {Vec3(0, 0, 0), Vec3(1, 0, 0), Vec3(1, 1, 0), Vec3(0, 1, 0)};
-  const Vec3 b = ContactSurface::NormalBound(sq, 4);
-  EXPECT_NEAR(b.x(), 0.0, 1e-15);
-  EXPECT_NEAR(b.y(), 0.0, 1e-15);
-  EXPECT_NEAR(b.z(), 1.0, 1e-15);  // clipped at 1
-  EXPECT_LT(tightest, 0.5);         // the bound is not trivially 1 on the random faces
+  Vec3 lo, hi;
+  ContactSurface::NormalRange(sq, 4, lo, hi);
+  for (int c = 0; c < 2; ++c) {
+    EXPECT_NEAR(lo[c], 0.0, 1e-15);
+    EXPECT_NEAR(hi[c], 0.0, 1e-15);
+  }
+  EXPECT_NEAR(lo.z(), 1.0, 1e-5);  // the smallest |N| over the grown square
+  EXPECT_NEAR(hi.z(), 1.0, 1e-15);  // clipped at 1
 }
 
 std::vector<geometry::Aabb> RandomBoxes(int n, unsigned seed) {
