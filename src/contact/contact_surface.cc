@@ -226,7 +226,9 @@ void ContactSurface::Refresh(const Body& b) {
   mean_diam_ = 0.0;
   Vec3 x[4];
   for (int f = 0; f < nf; ++f) {
-    const int n = face_vertices(f, x);
+    const SurfaceFace& sf = faces_[f];  // face_vertices, inlined
+    const int n = sf.size;
+    for (int a = 0; a < n; ++a) x[a] = points_[sf.vertices[a]];
     double d2 = 0.0;
     Aabb hull;
     for (int a = 0; a < n; ++a) {
@@ -240,7 +242,7 @@ void ContactSurface::Refresh(const Body& b) {
     mean_diam_ += face_diam_[f];
     if (nn > 0) {
       face_area_[f] = N.Area(n);
-      face_share_[f] = face_area_[f].norm() / n;
+      face_share_[f] = face_area_[f].norm() * (n == 3 ? 1.0 / 3.0 : 0.25);
     }
   }
   if (nf > 0) mean_diam_ /= nf;
@@ -256,7 +258,7 @@ void ContactSurface::Refresh(const Body& b) {
       area += face_share_[node_faces_[i]];
     }
     const double len = normal.norm();
-    node_normal_[k] = len > 0.0 ? Vec3(normal / len) : normal;
+    node_normal_[k] = len > 0.0 ? Vec3(normal * (1.0 / len)) : normal;
     node_area_[k] = area;
   }
 }

@@ -137,24 +137,30 @@ bool NodeToFace::PreviousGapOf(int s, int k, Id master, double& gap) const {
 }
 
 void NodeToFace::Passes(const std::vector<std::pair<int, int>>& pairs, const Filters& filters,
-                        std::vector<Pass>& passes) const {
+                        std::vector<Pass>& passes) {
   // Every active surface can be a master; a mesh surface can be a slave (Handles() for the
   // refreshed surfaces without its body-kind casts).
-  passes.clear();
+  std::vector<Pass>& all = pass_scratch_;
+  all.clear();
+  const bool filter = filters.bodies && !filters.bodies->empty();
   for (const auto& [i, j] : pairs) {
     const ContactSurface& A = *active_[i];
     const ContactSurface& B = *active_[j];
     if (!A.is_mesh() && !B.is_mesh()) continue;
-    if (filters.bodies && filters.bodies->count(std::minmax(A.body()->id(), B.body()->id())))
-      continue;
-    if (B.is_mesh()) passes.push_back({i, j});  // A master, B slave
-    if (A.is_mesh()) passes.push_back({j, i});
+    if (filter && filters.bodies->count(std::minmax(A.body()->id(), B.body()->id()))) continue;
+    if (B.is_mesh()) all.push_back({i, j});  // A master, B slave
+    if (A.is_mesh()) all.push_back({j, i});
   }
   // Passes of one master one after the other: its face hierarchy and points stay in cache
-  // (the order of the passes does not change the contacts: Finish sorts them).
-  std::sort(passes.begin(), passes.end(), [](const Pass& a, const Pass& b) {
-    return a.master < b.master || (a.master == b.master && a.slave < b.slave);
-  });
+  // (the order of the passes does not change the contacts: Finish sorts them). A stable
+  // counting sort by master; the slaves of a master then come in increasing order, as the
+  // pairs are sorted (the pairs (i, m), i < m, precede the pairs (m, j), m < j).
+  const int n = static_cast<int>(active_.size());
+  pass_start_.assign(n + 1, 0);
+  for (const Pass& p : all) ++pass_start_[p.master + 1];
+  for (int m = 0; m < n; ++m) pass_start_[m + 1] += pass_start_[m];
+  passes.resize(all.size());
+  for (const Pass& p : all) passes[pass_start_[p.master]++] = p;
 }
 
 bool NodeToFace::LocalTest(int m, int f, int s, int k, double h, bool box_check,

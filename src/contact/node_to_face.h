@@ -129,7 +129,7 @@ class NodeToFace {
   };
   void Refresh(const std::vector<body::Body*>& bodies, double h);
   void Passes(const std::vector<std::pair<int, int>>& body_pairs, const Filters& filters,
-              std::vector<Pass>& passes) const;
+              std::vector<Pass>& passes);
   struct Candidate { int pass, node, face; };
   // Stage 2: the node-face pairs of the passes by the node BVH or the classic face BVH.
   void Candidates(SearchMethod method, const std::vector<Pass>& passes,
@@ -173,7 +173,8 @@ class NodeToFace {
   Octree octree_;
   std::vector<geometry::Aabb> body_boxes_;
   std::vector<std::pair<int, int>> body_pairs_;
-  std::vector<Pass> passes_;
+  std::vector<Pass> passes_, pass_scratch_;
+  std::vector<int> pass_start_;  // bucket offsets of the passes by master
   std::vector<Candidate> candidates_;
   std::vector<char> fitted_;            // per active surface: node BVH refitted (three-stage)
   std::vector<NodeFaceContact> found_;  // best contact per slave node, pass after pass
