@@ -29,7 +29,7 @@ class SurfaceBvh {
     float extent = 0.0f;
   };
   // Traversal stack size: a median split gives depth <= ceil(log2 n) <= 31 per tree.
-  static constexpr int kMaxStack = 64;
+  static constexpr int kMaxStack = 256;
   // Largest leaf size (Build clamps to it; the traversal keeps a leaf's hits on the stack).
   static constexpr int kMaxLeafSize = 32;
 
@@ -66,16 +66,70 @@ inline bool BoxesOverlap(const geometry::Aabb& a, const geometry::Aabb& b) {
 
 namespace detail {
 
-// TraversePairs for a hierarchy `a` with several primitives per leaf (kBucketsA) or one.
-// The stack is written whether or not a child pair overlaps and its top advanced by the
-// outcome (no branch per test: the outcomes are hard to predict).
-template <bool kBucketsA, class Visit>
+// The entries of a leaf: its primitives and their boxes (a hierarchy with one primitive per
+// leaf: the leaf itself, whose box is the primitive's).
+struct LeafEntries {
+  const int* primitives;
+  const geometry::Aabb* boxes;
+  int count;
+};
+inline LeafEntries EntriesOf(const SurfaceBvh& t, const SurfaceBvh::Node& n) {
+  if (t.leaf_size() == 1) return {&n.first, &n.box, 1};
+  return {t.leaf_primitives().data() + n.first, t.leaf_boxes().data() + n.first, n.count};
+}
+
+// The leaf-leaf step: every entry of A against every entry of B, branch-free (a leaf's hits
+// are collected before they are visited); one entry each: the leaf boxes already overlap.
+// Returns the box tests made.
+template <class Visit>
+inline long VisitLeaves(const LeafEntries& ea, const LeafEntries& eb, Visit& visit) {
+  if (ea.count == 1 && eb.count == 1) {
+    visit(ea.primitives[0], eb.primitives[0]);
+    return 0;
+  }
+  int hit[SurfaceBvh::kMaxLeafSize];
+  for (int f = 0; f < eb.count; ++f) {
+    const geometry::Aabb& box = eb.boxes[f];
+    int hits = 0;
+    for (int e = 0; e < ea.count; ++e) {
+      hit[hits] = e;
+      hits += BoxesOverlap(ea.boxes[e], box);
+    }
+    for (int e = 0; e < hits; ++e) visit(ea.primitives[hit[e]], eb.primitives[f]);
+  }
+  return static_cast<long>(ea.count) * eb.count;
+}
+
+// Levels a traversal step descends in one tree: the nodes kDescentLevels below the node (or
+// the leaves above them) are tested against the other node's box, not the nodes between
+// (their boxes hold those below), so a pop stands for up to 2^kDescentLevels node pairs: the
+// pops, whose outcomes are hard to predict, cost more than the box tests they save.
+constexpr int kDescentLevels = 3;
+
+// Pushes (via push(node, overlaps)) the descendants of node c kLevels below it, or the
+// leaves above them, with their overlap with box q; returns the box tests made.
+template <int kLevels, class Push>
+inline long Expand(const SurfaceBvh::Node* n, int c, const geometry::Aabb& q, Push&& push) {
+  const SurfaceBvh::Node& C = n[c];
+  if constexpr (kLevels > 0) {
+    if (C.count == 0)
+      return Expand<kLevels - 1>(n, C.right, q, push) + Expand<kLevels - 1>(n, c + 1, q, push);
+  }
+  push(c, BoxesOverlap(C.box, q));
+  return 1;
+}
+
+// TraversePairs. The stack is written whether or not a child pair overlaps and its top
+// advanced by the outcome (no branch per test: the outcomes are hard to predict).
+template <class Visit>
 long TraverseTrees(const SurfaceBvh& a, const SurfaceBvh& b, Visit& visit) {
   const SurfaceBvh::Node* na = a.nodes().data();
   const SurfaceBvh::Node* nb = b.nodes().data();
   long tests = 1;
   if (!BoxesOverlap(na[0].box, nb[0].box)) return tests;
-  // At most depth(a) + depth(b) + 1 pairs, and one written beyond the top.
+  // A pop replaces a pair by k <= 2^kDescentLevels = 8 pairs log2(k) or more levels down one
+  // tree: at most 7/3 (depth(a) + depth(b)) + 1 <= 146 pairs (depth <= 31 each), and one
+  // written beyond the top.
   int stack_a[SurfaceBvh::kMaxStack + 1], stack_b[SurfaceBvh::kMaxStack + 1];  // not zeroed
   int top = 0;
   const auto push = [&](int i, int j, bool overlap) {
@@ -90,31 +144,15 @@ long TraverseTrees(const SurfaceBvh& a, const SurfaceBvh& b, Visit& visit) {
     const SurfaceBvh::Node& B = nb[j];
     const bool leaf_a = A.count > 0, leaf_b = B.count > 0;
     if (leaf_a && leaf_b) {
-      if constexpr (kBucketsA) {
-        const int* prim = a.leaf_primitives().data() + A.first;
-        if (A.count == 1) {
-          visit(prim[0], B.first);
-        } else {  // the leaf's own boxes against B's (one primitive: its box)
-          const geometry::Aabb* box = a.leaf_boxes().data() + A.first;
-          tests += A.count;
-          int hit[SurfaceBvh::kMaxLeafSize], hits = 0;
-          for (int e = 0; e < A.count; ++e) {
-            hit[hits] = e;
-            hits += BoxesOverlap(box[e], B.box);
-          }
-          for (int e = 0; e < hits; ++e) visit(prim[hit[e]], B.first);
-        }
-      } else {
-        visit(A.first, B.first);
-      }
+      tests += VisitLeaves(EntriesOf(a, A), EntriesOf(b, B), visit);
     } else if (!leaf_a && (leaf_b || A.extent >= B.extent)) {
-      tests += 2;
-      push(A.right, j, BoxesOverlap(na[A.right].box, B.box));
-      push(i + 1, j, BoxesOverlap(na[i + 1].box, B.box));
+      const auto with_b = [&](int c, bool overlap) { push(c, j, overlap); };
+      tests += Expand<kDescentLevels - 1>(na, A.right, B.box, with_b);
+      tests += Expand<kDescentLevels - 1>(na, i + 1, B.box, with_b);
     } else {
-      tests += 2;
-      push(i, B.right, BoxesOverlap(A.box, nb[B.right].box));
-      push(i, j + 1, BoxesOverlap(A.box, nb[j + 1].box));
+      const auto with_a = [&](int c, bool overlap) { push(i, c, overlap); };
+      tests += Expand<kDescentLevels - 1>(nb, B.right, A.box, with_a);
+      tests += Expand<kDescentLevels - 1>(nb, j + 1, A.box, with_a);
     }
   }
   return tests;
@@ -126,16 +164,15 @@ long TraverseTrees(const SurfaceBvh& a, const SurfaceBvh& b, Visit& visit) {
 // pruning node pairs whose boxes do not overlap, descending the node with the larger box
 // (sum of extents; the paper descends the first tree first: same pairs, more box tests);
 // calls visit(primitive of a, primitive of b) for every pair of overlapping primitive boxes
-// (a template: the visitor is inlined). A child pair is tested before it is stacked (the
-// stack holds overlapping pairs only; fixed size: the trees are balanced, depth <= 31 each).
-// `a` may hold several primitives per leaf (a leaf meeting a leaf of b tests its own boxes
-// against b's); b must hold one per leaf. Returns the number of box-box tests (an effort
-// measure).
+// (a template: the visitor is inlined). A pair is tested before it is stacked (the stack
+// holds overlapping pairs only; fixed size: the trees are balanced, depth <= 31 each); a step
+// descends up to kDescentLevels levels of one tree at once.
+// Either hierarchy may hold several primitives per leaf (two leaves that meet test their
+// entries' boxes pairwise). Returns the number of box-box tests (an effort measure).
 template <class Visit>
 long TraversePairs(const SurfaceBvh& a, const SurfaceBvh& b, Visit&& visit) {
   if (a.empty() || b.empty()) return 0;
-  if (a.leaf_size() > 1) return detail::TraverseTrees<true>(a, b, visit);
-  return detail::TraverseTrees<false>(a, b, visit);
+  return detail::TraverseTrees(a, b, visit);
 }
 
 }  // namespace solfec::contact
