@@ -31,38 +31,42 @@ const body::FeBody* AsMeshFe(const Body& b) {
 // (e12 x e12 = 0); a triangle (e1 = x1 - x0, e2 = x2 - x0) has the constant n0.
 struct NormalPolynomial {
   Vec3 n0, n1, n2;
+  double len;  // |n0|
   NormalPolynomial(const Vec3* x, int n) {
     if (n == 3) {
       n0 = (x[1] - x[0]).cross(x[2] - x[0]);
       n1.setZero();
       n2.setZero();
-      return;
+    } else {
+      const Vec3 e1 = 0.25 * (x[1] + x[2] - x[0] - x[3]);
+      const Vec3 e2 = 0.25 * (x[2] + x[3] - x[0] - x[1]);
+      const Vec3 e12 = 0.25 * (x[0] + x[2] - x[1] - x[3]);
+      n0 = e1.cross(e2);
+      n1 = e1.cross(e12);
+      n2 = e12.cross(e2);
     }
-    const Vec3 e1 = 0.25 * (x[1] + x[2] - x[0] - x[3]);
-    const Vec3 e2 = 0.25 * (x[2] + x[3] - x[0] - x[1]);
-    const Vec3 e12 = 0.25 * (x[0] + x[2] - x[1] - x[3]);
-    n0 = e1.cross(e2);
-    n1 = e1.cross(e12);
-    n2 = e12.cross(e2);
+    len = n0.norm();
   }
   // Area vector (outward, length = area): a triangle's is n0 / 2; a quadrilateral's, half
   // the cross product of its diagonals 2 (e1 + e2) and 2 (e2 - e1), is 4 n0.
   Vec3 Area(int n) const { return (n == 3 ? 0.5 : 4.0) * n0; }
+  // |Area| / n: the share of each vertex.
+  double Share(int n) const { return n == 3 ? len / 6.0 : len; }
   // Bounds of the unit normal's components n_i = N_i / |N| over the natural domain
   // (see ContactSurface::NormalRange).
   void Range(Vec3& lo, Vec3& hi) const {
     lo = -Vec3::Ones();
     hi = Vec3::Ones();
-    const double len = n0.norm();
     if (!(len > 0.0)) return;
     // (s, t) within 1 + 1e-6 of the centre (the inside test accepts (s, t) up to 1e-9
     // outside the face). N is affine, so over that square N_i lies within
-    // n0_i -+ g (|n1_i| + |n2_i|), |N| <= |n0| + g (|n1| + |n2|) and, along d = n0 / |n0|,
+    // n0_i -+ g (|n1_i| + |n2_i|), |N| <= |n0| + g (|n1| + |n2|)
+    // <= |n0| + g sqrt(2 (|n1|^2 + |n2|^2)) and, along d = n0 / |n0|,
     // |N| >= N . d >= |n0| - g (|n1 . d| + |n2 . d|) (the extremes are at the corners).
     constexpr double g = 1.0 + 1e-6;
     const double lower = len - g * (std::abs(n1.dot(n0)) + std::abs(n2.dot(n0))) / len;
     if (!(lower > 0.0)) return;
-    const double upper = len + g * (n1.norm() + n2.norm());
+    const double upper = len + g * std::sqrt(2.0 * (n1.squaredNorm() + n2.squaredNorm()));
     const Vec3 spread = g * (n1.cwiseAbs() + n2.cwiseAbs());
     const double il = 1.0 / lower, iu = 1.0 / upper;
     for (int i = 0; i < 3; ++i) {
@@ -242,11 +246,12 @@ void ContactSurface::Refresh(const Body& b) {
     mean_diam_ += face_diam_[f];
     if (nn > 0) {
       face_area_[f] = N.Area(n);
-      face_share_[f] = face_area_[f].norm() * (n == 3 ? 1.0 / 3.0 : 0.25);
+      face_share_[f] = N.Share(n);
     }
   }
   if (nf > 0) mean_diam_ /= nf;
-  // Slave nodes: area-weighted normals, tributary areas, point boxes.
+  // Slave nodes: area-weighted normals (the sums of the area vectors around), tributary
+  // areas.
   if (nn == 0) return;
   node_normal_.resize(nn);
   node_area_.resize(nn);
@@ -257,8 +262,7 @@ void ContactSurface::Refresh(const Body& b) {
       normal += face_area_[node_faces_[i]];
       area += face_share_[node_faces_[i]];
     }
-    const double len = normal.norm();
-    node_normal_[k] = len > 0.0 ? Vec3(normal * (1.0 / len)) : normal;
+    node_normal_[k] = normal;
     node_area_[k] = area;
   }
 }

@@ -59,6 +59,8 @@ class ContactSurface {
   const std::vector<int>& slave_nodes() const { return nodes_; }  // point indices
   // Slave-node index of each point (-1: not a slave node; empty for convex surfaces).
   const std::vector<int>& slave_slots() const { return slot_; }
+  // Area-weighted normals of the slave nodes: the sums of the area vectors of the faces
+  // around (outward, not unit: the search only needs their direction).
   const std::vector<Vec3>& node_normals() const { return node_normal_; }
   const std::vector<double>& node_areas() const { return node_area_; }
   const std::vector<int>& node_surfids() const { return node_surfid_; }
