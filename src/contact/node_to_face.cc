@@ -221,9 +221,13 @@ void NodeToFace::Keep(const NodeFaceContact& c) {
 void NodeToFace::ClosePass(const Pass& pass, int begin) {
   const int end = static_cast<int>(found_.size());
   if (end == begin) return;
-  for (int i = begin; i < end; ++i) best_[found_[i].slave_index] = -1;
-  std::sort(found_.begin() + begin, found_.end(),
-            [](const NodeFaceContact& a, const NodeFaceContact& b) { return a.node < b.node; });
+  // The pass's entries in node order: their indices are sorted, not the entries (large).
+  for (int i = begin; i < end; ++i) {
+    best_[found_[i].slave_index] = -1;
+    order_.push_back(i);
+  }
+  std::sort(order_.begin() + begin, order_.end(),
+            [this](int a, int b) { return found_[a].node < found_[b].node; });
   segments_.push_back(
       {active_[pass.master]->body()->id(), active_[pass.slave]->body()->id(), begin, end});
 }
@@ -238,7 +242,7 @@ std::vector<NodeFaceContact> NodeToFace::Finish(const Filters& filters) {
   for (const Segment& seg : segments_) {
     const ContactSurface& M = surfaces_.at(seg.master);  // the master of every entry
     for (int i = seg.begin; i < seg.end; ++i) {
-      NodeFaceContact& c = found_[i];
+      NodeFaceContact& c = found_[order_[i]];
       if (filters.surfaces &&
           filters.surfaces->count(std::minmax(c.surf_master, c.surf_slave)))
         continue;
@@ -322,6 +326,7 @@ std::vector<NodeFaceContact> NodeToFace::SearchWith(SearchMethod method,
   stats_.octree = timer.Stop();
   // The best node-face pair in contact per slave node, pass after pass (Keep).
   found_.clear();
+  order_.clear();
   segments_.clear();
   size_t most = 0;
   for (const ContactSurface* s : active_) most = std::max(most, s->slave_nodes().size());

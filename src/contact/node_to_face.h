@@ -142,7 +142,7 @@ class NodeToFace {
   // slave node: the smallest |gap|, then the lowest face (one entry per node in found_).
   void Keep(const NodeFaceContact& c);
   // Closes the pass whose entries start at found_[begin]: frees their slots in best_ and
-  // sorts them by node.
+  // appends their indices to order_, sorted by node.
   void ClosePass(const Pass& pass, int begin);
   // The kept contacts sorted by (master id, slave id, node), with the master's referential
   // point; drops excluded surface pairs.
@@ -179,7 +179,8 @@ class NodeToFace {
   std::vector<char> fitted_;            // per active surface: node BVH refitted (three-stage)
   std::vector<NodeFaceContact> found_;  // best contact per slave node, pass after pass
   std::vector<int> best_;               // per slave node of the open pass: index in found_
-  struct Segment {                      // the entries of one pass in found_
+  std::vector<int> order_;              // found_ indices, each pass's in node order
+  struct Segment {                      // the entries of one pass in order_
     Id master, slave;
     int begin, end;
   };
