@@ -157,7 +157,8 @@ def row(r):
     def col(m, width):
         if m not in ms:
             return f"{'-':>{width}} {'-':>6}"
-        return f"{1e3 * ms[m]['time']:{width}.1f} {ms[m]['time'] / t3:6.0f}"
+        ratio = ms[m]["time"] / t3
+        return f"{1e3 * ms[m]['time']:{width}.1f} {ratio:6.{1 if ratio < 100 else 0}f}"
 
     same = all(v["same"] for v in ms.values())
     return (f"{r['setting']:>6} {r['cubes']:5d} {r['contact_nodes']:6d} "
