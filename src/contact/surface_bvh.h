@@ -28,7 +28,8 @@ class SurfaceBvh {
     // keeps a node in 64 bytes and the choice does not change the pairs found.
     float extent = 0.0f;
   };
-  // Traversal stack size: a median split gives depth <= ceil(log2 n) <= 31 per tree.
+  // Traversal stack size: a median split gives depth <= ceil(log2 n) <= 31 per tree, and a
+  // traversal holds at most 7/3 (depth(a) + depth(b)) + 1 <= 146 pairs (TraverseTrees).
   static constexpr int kMaxStack = 256;
   // Largest leaf size (Build clamps to it; the traversal keeps a leaf's hits on the stack).
   static constexpr int kMaxLeafSize = 32;
