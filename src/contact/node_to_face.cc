@@ -7,6 +7,7 @@
 #include <cmath>
 #include <tuple>
 
+#include "base/counting_sort.h"
 #include "base/math.h"
 #include "contact/contact_frame.h"
 #include "contact/octree.h"
@@ -155,12 +156,8 @@ void NodeToFace::Passes(const std::vector<std::pair<int, int>>& pairs, const Fil
   // (the order of the passes does not change the contacts: Finish sorts them). A stable
   // counting sort by master; the slaves of a master then come in increasing order, as the
   // pairs are sorted (the pairs (i, m), i < m, precede the pairs (m, j), m < j).
-  const int n = static_cast<int>(active_.size());
-  pass_start_.assign(n + 1, 0);
-  for (const Pass& p : all) ++pass_start_[p.master + 1];
-  for (int m = 0; m < n; ++m) pass_start_[m + 1] += pass_start_[m];
-  passes.resize(all.size());
-  for (const Pass& p : all) passes[pass_start_[p.master]++] = p;
+  CountingSortBy(all, static_cast<int>(active_.size()),
+                 [](const Pass& p) { return p.master; }, pass_end_, passes);
 }
 
 bool NodeToFace::LocalTest(int m, int f, int s, int k, double h, bool box_check,

@@ -174,7 +174,7 @@ class NodeToFace {
   std::vector<geometry::Aabb> body_boxes_;
   std::vector<std::pair<int, int>> body_pairs_;
   std::vector<Pass> passes_, pass_scratch_;
-  std::vector<int> pass_start_;  // bucket offsets of the passes by master
+  std::vector<int> pass_end_;  // bucket ends of the passes by master
   std::vector<Candidate> candidates_;
   std::vector<char> fitted_;            // per active surface: node BVH refitted (three-stage)
   std::vector<NodeFaceContact> found_;  // best contact per slave node, pass after pass

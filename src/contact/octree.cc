@@ -3,6 +3,8 @@
 
 #include <algorithm>
 
+#include "base/counting_sort.h"
+
 namespace solfec::contact {
 
 using geometry::Aabb;
@@ -56,14 +58,11 @@ void Octree::Pairs(const std::vector<Aabb>& boxes, std::vector<std::pair<int, in
   // (a box's few neighbours, repeated once per shared leaf) sorted by the second box and its
   // repeats dropped; O(pairs + boxes) but for the small sorts.
   const int n = static_cast<int>(boxes.size());
-  start_.assign(n + 1, 0);
-  for (const auto& p : pairs) ++start_[p.first + 1];
-  for (int i = 0; i < n; ++i) start_[i + 1] += start_[i];
-  scratch_.resize(pairs.size());
-  for (const auto& p : pairs) scratch_[start_[p.first]++] = p;  // start_[i]: end of bucket i
+  CountingSortBy(pairs, n, [](const std::pair<int, int>& p) { return p.first; }, end_,
+                 scratch_);
   pairs.clear();
-  for (int i = 0, begin = 0; i < n; begin = start_[i++]) {
-    const auto first = scratch_.begin() + begin, last = scratch_.begin() + start_[i];
+  for (int i = 0, begin = 0; i < n; begin = end_[i++]) {
+    const auto first = scratch_.begin() + begin, last = scratch_.begin() + end_[i];
     std::sort(first, last);
     for (auto it = first; it != last; ++it)
       if (it == first || it->second != (it - 1)->second) pairs.push_back(*it);

@@ -39,7 +39,7 @@ class Octree {
   const std::vector<geometry::Aabb>* boxes_ = nullptr;
   std::vector<std::pair<int, int>>* pairs_ = nullptr;
   std::vector<int> items_;  // a stack of the item lists of the octants being split
-  std::vector<int> start_;  // bucket offsets of the pairs by their first box
+  std::vector<int> end_;  // bucket ends of the pairs by their first box
   std::vector<std::pair<int, int>> scratch_;
 };
 
