@@ -175,12 +175,6 @@ bool ContactSurface::LayoutChanged(const Body& b) const {
   return false;
 }
 
-int ContactSurface::face_vertices(int f, Vec3* x) const {
-  const SurfaceFace& sf = faces_[f];
-  for (int a = 0; a < sf.size; ++a) x[a] = points_[sf.vertices[a]];
-  return sf.size;
-}
-
 void ContactSurface::Refresh(const Body& b) {
   if (body_ != &b || LayoutChanged(b)) Build(b);
   Body& mb = const_cast<Body&>(b);  // u_free() has no const accessor
@@ -230,9 +224,7 @@ void ContactSurface::Refresh(const Body& b) {
   mean_diam_ = 0.0;
   Vec3 x[4];
   for (int f = 0; f < nf; ++f) {
-    const SurfaceFace& sf = faces_[f];  // face_vertices, inlined
-    const int n = sf.size;
-    for (int a = 0; a < n; ++a) x[a] = points_[sf.vertices[a]];
+    const int n = face_vertices(f, x);
     double d2 = 0.0;
     Aabb hull;
     for (int a = 0; a < n; ++a) {

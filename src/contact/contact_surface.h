@@ -69,7 +69,13 @@ class ContactSurface {
   const geometry::Aabb& bounds() const { return bounds_; }  // of the points
   double max_speed() const { return max_speed_; }           // max |u_free| over the points
   double mean_face_diameter() const { return mean_diam_; }
-  int face_vertices(int f, Vec3* x) const;  // current vertex coordinates, returns the size
+  // Current vertex coordinates of face f into x[0..size), returns the size (inline: called
+  // per face by the refresh and per node-face pair by the local test).
+  int face_vertices(int f, Vec3* x) const {
+    const SurfaceFace& sf = faces_[f];
+    for (int a = 0; a < sf.size; ++a) x[a] = points_[sf.vertices[a]];
+    return sf.size;
+  }
 
  private:
   void BuildMesh(const body::Body& b);

@@ -7,8 +7,7 @@ For every pile and setting: a short run (--steps steps after one warm-up step) g
 process CPU time of the steps and the share of it spent in the node-to-face search (refresh of
 the surfaces + octree + BVH + local tests); then, on the final configuration, the same search
 is timed in the same process (process CPU time, best of --repeat repeats, the methods taking
-turns) with four ways of finding
-the node-face pairs, and their contact sets compared:
+turns) with four ways of finding the node-face pairs, and their contact sets compared:
   3-stage      octree over bodies, slave-node BVH (up to 8 nodes a leaf, refitted in stage 2:
                the classic does not use it) against master-face BVH, local test (ours);
   classic      the paper's "classic BVH" (section 5.2, Fig. 4 (a)): hierarchies with the faces
