@@ -31,8 +31,8 @@ const body::FeBody* AsMeshFe(const Body& b) {
 // (e12 x e12 = 0); a triangle (e1 = x1 - x0, e2 = x2 - x0) has the constant n0.
 struct NormalPolynomial {
   Vec3 n0, n1, n2;
-  double len;  // |n0|
-  NormalPolynomial(const Vec3* x, int n) {
+  double len, len2;  // |n0|, |n0|^2
+  [[gnu::always_inline]] NormalPolynomial(const Vec3* x, int n) {
     if (n == 3) {
       n0 = (x[1] - x[0]).cross(x[2] - x[0]);
       n1.setZero();
@@ -45,7 +45,8 @@ struct NormalPolynomial {
       n1 = e1.cross(e12);
       n2 = e12.cross(e2);
     }
-    len = n0.norm();
+    len2 = n0.squaredNorm();
+    len = std::sqrt(len2);
   }
   // Area vector (outward, length = area): a triangle's is n0 / 2; a quadrilateral's, half
   // the cross product of its diagonals 2 (e1 + e2) and 2 (e2 - e1), is 4 n0.
@@ -54,7 +55,7 @@ struct NormalPolynomial {
   double Share(int n) const { return n == 3 ? len / 6.0 : len; }
   // Bounds of the unit normal's components n_i = N_i / |N| over the natural domain
   // (see ContactSurface::NormalRange).
-  void Range(Vec3& lo, Vec3& hi) const {
+  [[gnu::always_inline]] void Range(Vec3& lo, Vec3& hi) const {
     lo = -Vec3::Ones();
     hi = Vec3::Ones();
     if (!(len > 0.0)) return;
@@ -64,11 +65,12 @@ struct NormalPolynomial {
     // <= |n0| + g sqrt(2 (|n1|^2 + |n2|^2)) and, along d = n0 / |n0|,
     // |N| >= N . d >= |n0| - g (|n1 . d| + |n2 . d|) (the extremes are at the corners).
     constexpr double g = 1.0 + 1e-6;
-    const double lower = len - g * (std::abs(n1.dot(n0)) + std::abs(n2.dot(n0))) / len;
-    if (!(lower > 0.0)) return;
+    // 1 / lower = |n0| / (|n0|^2 - g (...)): one division on the square root's path.
+    const double t = len2 - g * (std::abs(n1.dot(n0)) + std::abs(n2.dot(n0)));
+    if (!(t > 0.0)) return;
     const double upper = len + g * std::sqrt(2.0 * (n1.squaredNorm() + n2.squaredNorm()));
     const Vec3 spread = g * (n1.cwiseAbs() + n2.cwiseAbs());
-    const double il = 1.0 / lower, iu = 1.0 / upper;
+    const double il = len / t, iu = 1.0 / upper;
     for (int i = 0; i < 3; ++i) {
       const double a = n0[i] - spread[i], b = n0[i] + spread[i];
       // The smallest n_i has the smallest N_i over the largest |N| if positive, over the
@@ -175,7 +177,7 @@ bool ContactSurface::LayoutChanged(const Body& b) const {
   return false;
 }
 
-void ContactSurface::Refresh(const Body& b) {
+void ContactSurface::RefreshPoints(const Body& b) {
   if (body_ != &b || LayoutChanged(b)) Build(b);
   Body& mb = const_cast<Body&>(b);  // u_free() has no const accessor
   const VecX& uf = mb.u_free();
@@ -185,11 +187,13 @@ void ContactSurface::Refresh(const Body& b) {
     const int n = fe->num_nodes();
     points_.resize(n);
     velocities_.resize(n);
-    const bool has_u = uf.size() == 3 * n;
-    for (int i = 0; i < n; ++i) {
-      points_[i] = fe->node(i);
-      velocities_[i] = has_u ? Vec3(uf.segment<3>(3 * i)) : Vec3::Zero();
-    }
+    // Copied as flat arrays (a Vec3 is three doubles): a copy, not n segment extractions.
+    static_assert(sizeof(Vec3) == 3 * sizeof(double));
+    Eigen::Map<VecX> points(points_.front().data(), 3 * n);
+    Eigen::Map<VecX> velocities(velocities_.front().data(), 3 * n);
+    points = fe->node_coordinates().head(3 * n);
+    if (uf.size() == 3 * n) velocities = uf;
+    else velocities.setZero();
   } else {
     points_.clear();
     for (const auto& cv : b.shape().convexes)
@@ -212,38 +216,58 @@ void ContactSurface::Refresh(const Body& b) {
     bounds_.Extend(points_[i]);
   }
   max_speed_ = std::sqrt(v2);
-  // Face diameters (the longest vertex distance) and area vectors (slave surfaces).
+  // Face diameters (the longest vertex distance).
   const int nf = static_cast<int>(faces_.size());
-  const int nn = static_cast<int>(nodes_.size());
   face_diam_.resize(nf);
-  face_area_.resize(nn > 0 ? nf : 0);
-  face_share_.resize(nn > 0 ? nf : 0);
-  face_hull_.resize(nf);
-  normal_lo_.resize(nf);
-  normal_hi_.resize(nf);
   mean_diam_ = 0.0;
   Vec3 x[4];
   for (int f = 0; f < nf; ++f) {
     const int n = face_vertices(f, x);
     double d2 = 0.0;
-    Aabb hull;
-    for (int a = 0; a < n; ++a) {
-      hull.Extend(x[a]);
+    for (int a = 0; a < n; ++a)
       for (int c = a + 1; c < n; ++c) d2 = std::max(d2, (x[a] - x[c]).squaredNorm());
-    }
-    face_hull_[f] = hull;
-    const NormalPolynomial N(x, n);
-    N.Range(normal_lo_[f], normal_hi_[f]);
     face_diam_[f] = std::sqrt(d2);
     mean_diam_ += face_diam_[f];
+  }
+  if (nf > 0) mean_diam_ /= nf;
+}
+
+void ContactSurface::RefreshFaces(double inflate, double depth_fraction, double depth_cap) {
+  // Per face (one pass): its box and (slave surfaces) area vector; then the slave nodes'
+  // area-weighted normals (the sums of the area vectors around) and tributary areas; then
+  // the face hierarchy refitted.
+  const int nf = static_cast<int>(faces_.size());
+  const int nn = static_cast<int>(nodes_.size());
+  face_area_.resize(nn > 0 ? nf : 0);
+  face_share_.resize(nn > 0 ? nf : 0);
+  face_boxes_.resize(nf);
+  Vec3 x[4], lo, hi;
+  for (int f = 0; f < nf; ++f) {
+    const int n = face_vertices(f, x);
+    Aabb box;  // of the vertices, then grown
+    for (int a = 0; a < n; ++a) box.Extend(x[a]);
+    const NormalPolynomial N(x, n);
+    N.Range(lo, hi);
+    // An accepted node is y = S(s, t) + gap n(s, t) with S in the hull of the vertices and
+    // -depth <= gap <= capture, so y_i - S_i = gap n_i lies between the products of those
+    // bounds and of lo_i <= n_i <= hi_i: [min(-depth hi_i, capture lo_i),
+    // max(-depth lo_i, capture hi_i)] (a face box reaches the capture distance outwards and
+    // the depth inwards, not the sum of both each way); 1e-6 d more covers the inside
+    // tolerance of the projection and rounding.
+    const double depth = depth_fraction * std::min(face_diam_[f], depth_cap);
+    const double eps = 1e-6 * face_diam_[f];
+    for (int i = 0; i < 3; ++i) {
+      box.lo[i] += std::min(-depth * hi[i], inflate * lo[i]) - eps;
+      box.hi[i] += std::max(-depth * lo[i], inflate * hi[i]) + eps;
+    }
+    face_boxes_[f] = box;
     if (nn > 0) {
       face_area_[f] = N.Area(n);
       face_share_[f] = N.Share(n);
     }
   }
-  if (nf > 0) mean_diam_ /= nf;
-  // Slave nodes: area-weighted normals (the sums of the area vectors around), tributary
-  // areas.
+  if (face_bvh_.size() == nf && !face_bvh_.empty()) face_bvh_.Refit(face_boxes_);
+  else face_bvh_.Build(face_boxes_);
   if (nn == 0) return;
   node_normal_.resize(nn);
   node_area_.resize(nn);
@@ -272,31 +296,6 @@ void ContactSurface::NormalRange(const Vec3* x, int n, Vec3& lo, Vec3& hi) {
   // N(s, t) = S_s x S_t: constant on a triangle; on a bilinear quad affine in (s, t)
   // (NormalPolynomial::Range).
   NormalPolynomial(x, n).Range(lo, hi);
-}
-
-void ContactSurface::FitFaces(double inflate, double depth_fraction, double depth_cap) {
-  const int nf = static_cast<int>(faces_.size());
-  face_boxes_.resize(nf);
-  for (int f = 0; f < nf; ++f) {
-    Aabb box = face_hull_[f];  // of the vertices
-    // An accepted node is y = S(s, t) + gap n(s, t) with S in the hull of the vertices and
-    // -depth <= gap <= capture, so y_i - S_i = gap n_i lies between the products of those
-    // bounds and of lo_i <= n_i <= hi_i: [min(-depth hi_i, capture lo_i),
-    // max(-depth lo_i, capture hi_i)] (a face box reaches the capture distance outwards and
-    // the depth inwards, not the sum of both each way); 1e-6 d more covers the inside
-    // tolerance of the projection and rounding.
-    const double depth = depth_fraction * std::min(face_diam_[f], depth_cap);
-    const Vec3& lo = normal_lo_[f];
-    const Vec3& hi = normal_hi_[f];
-    const double eps = 1e-6 * face_diam_[f];
-    for (int i = 0; i < 3; ++i) {
-      box.lo[i] += std::min(-depth * hi[i], inflate * lo[i]) - eps;
-      box.hi[i] += std::max(-depth * lo[i], inflate * hi[i]) + eps;
-    }
-    face_boxes_[f] = box;
-  }
-  if (face_bvh_.size() == nf && !face_bvh_.empty()) face_bvh_.Refit(face_boxes_);
-  else face_bvh_.Build(face_boxes_);
 }
 
 }  // namespace solfec::contact

@@ -23,7 +23,8 @@ struct SurfaceFace {
 // Other bodies whose shape holds only convexes: points are the convex vertices (convex
 // after convex), faces the convex faces (quadrilaterals kept, larger polygons split into a
 // fan of triangles); they are masters only. Faces and slave nodes are numbered once at
-// Build; Refresh updates coordinates, free velocities (u_free), normals and boxes.
+// Build; RefreshPoints and RefreshFaces update coordinates, free velocities (u_free), normals
+// and boxes.
 class ContactSurface {
  public:
   // Whether a body can be a slave (mesh FE body) or a master (slave-capable, or only
@@ -33,17 +34,18 @@ class ContactSurface {
 
   // Numbers faces and slave nodes of the body's current shape.
   void Build(const body::Body& b);
-  // Current geometry, free velocities, face diameters, slave-node normals and areas
-  // (rebuilds the numbering if the convex layout changed).
-  void Refresh(const body::Body& b);
-  // The slave-node BVH refitted to the current points (after Refresh; only the three-stage
-  // search uses it, so it is not part of the refresh).
-  void FitNodes();
-  // Face boxes holding every point y = S + g n of the face's normal segment with
+  // Current points, free velocities, bounds and face diameters (rebuilds the numbering if the
+  // convex layout changed).
+  void RefreshPoints(const body::Body& b);
+  // Then (the capture distance depends on every surface's speed and face size): face boxes
+  // holding every point y = S + g n of the face's normal segment with
   // -depth_fraction min(face diameter, depth_cap) <= g <= `inflate` (S on the face, n its
-  // unit normal there; axis i grown by the bounds of g n_i over the face), and the
-  // refitted face BVH (after Refresh).
-  void FitFaces(double inflate, double depth_fraction, double depth_cap);
+  // unit normal there; axis i grown by the bounds of g n_i over the face), the refitted face
+  // BVH, and the slave-node normals and areas (one pass over the faces).
+  void RefreshFaces(double inflate, double depth_fraction, double depth_cap);
+  // The slave-node BVH refitted to the current points (after RefreshFaces; only the
+  // three-stage search uses it).
+  void FitNodes();
   // Bounds lo_i <= n_i <= hi_i (i = x, y, z) of the unit normal of the face x[0..n) over its
   // natural domain (-1 and 1 where no bound is found, e.g. a strongly warped quad).
   static void NormalRange(const Vec3* x, int n, Vec3& lo, Vec3& hi);
@@ -92,9 +94,6 @@ class ContactSurface {
   std::vector<double> face_share_;        // |area| / vertex count (slave surfaces only)
   std::vector<geometry::Aabb> node_boxes_;  // point boxes of the slave nodes
   std::vector<geometry::Aabb> face_boxes_;
-  // Per face, set by Refresh for FitFaces: the box of its vertices and NormalRange.
-  std::vector<geometry::Aabb> face_hull_;
-  std::vector<Vec3> normal_lo_, normal_hi_;
   std::vector<int> nodes_, node_surfid_, slot_;
   std::vector<Vec3> node_normal_;
   std::vector<double> node_area_;

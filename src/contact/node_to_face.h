@@ -61,9 +61,10 @@ struct NodeFaceContact {
   int surf_master = 0, surf_slave = 0;
 };
 
-// Process CPU timings [s] and counts of the last search (refresh: surfaces and face
-// hierarchies; bvh: stage 2, with the refit of the slave-node hierarchies of the three-stage
-// search, which only it uses).
+// Timings [s] and counts of the last search: the total in process CPU time, the stages in
+// wall-clock time (a process-time call costs ~1.5 us on a virtual machine). refresh: surfaces
+// and face hierarchies; bvh: stage 2, with the refit of the slave-node hierarchies of the
+// three-stage search, which only it uses.
 struct NodeToFaceStats {
   double refresh = 0, octree = 0, bvh = 0, local = 0, total = 0;
   int body_pairs = 0;          // stage 1 output (ordered master-slave passes)
@@ -88,6 +89,9 @@ class NodeToFace {
 
   ContactMethod method = ContactMethod::kOverlap;
   NodeToFaceOptions options;
+  // The way Search finds the node-face pairs (the three-stage search; the others, which give
+  // the same contacts, let benchmarks time each method over a run of its own).
+  SearchMethod run_method = SearchMethod::kThreeStage;
 
   bool enabled() const { return method == ContactMethod::kNodeToFace; }
   // With NODE_TO_FACE: the pair is handled here (one body is a mesh FE body and the other
@@ -96,9 +100,11 @@ class NodeToFace {
 
   using Filters = NodeToFaceFilters;
 
-  // Refreshes the surfaces of the bodies (current geometry, u_free) and runs the three-stage
-  // search (existing contacts: those given to the last UpdateConstraints); results sorted by (master id, slave id, node), one per (master, slave, node):
-  // of the faces passing the local test, the smallest |gap| (then the lowest face index).
+  // Refreshes the surfaces of the bodies (current geometry, u_free) and runs the search of
+  // run_method (existing contacts: those given to the last UpdateConstraints); adds its time
+  // to the accumulated time. Results sorted by (master id, slave id, node), one per (master,
+  // slave, node): of the faces passing the local test, the smallest |gap| (then the lowest
+  // face index).
   std::vector<NodeFaceContact> Search(const std::vector<body::Body*>& bodies, double h,
                                       const Filters& filters = {});
   // The same search (refresh included) with another way of finding the node-face pairs;

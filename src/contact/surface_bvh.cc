@@ -66,13 +66,13 @@ void SurfaceBvh::Refit(const std::vector<Aabb>& boxes) {
     if (n.count == 0) {
       n.box = nodes_[i + 1].box;
       n.box.Extend(nodes_[n.right].box);
+      n.extent = static_cast<float>((n.box.hi - n.box.lo).sum());
     } else if (leaf_size_ == 1) {
       n.box = boxes[n.first];
     } else {
       n.box = leaf_boxes_[n.first];
       for (int e = 1; e < n.count; ++e) n.box.Extend(leaf_boxes_[n.first + e]);
     }
-    n.extent = static_cast<float>((n.box.hi - n.box.lo).sum());
   }
 }
 

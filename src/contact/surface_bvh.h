@@ -24,8 +24,9 @@ class SurfaceBvh {
     // Leaf: entries [first, first + count) of leaf_primitives() / leaf_boxes(); with
     // leaf_size 1, first is the primitive itself. count = 0 for internal nodes.
     int first = -1, count = 0;
-    // Sum of the box's edge lengths (set by Refit), which of two nodes to descend: float
-    // keeps a node in 64 bytes and the choice does not change the pairs found.
+    // Sum of the box's edge lengths (set by Refit for internal nodes: the traversal compares
+    // it only when both nodes are internal), which of two nodes to descend: float keeps a
+    // node in 64 bytes and the choice does not change the pairs found.
     float extent = 0.0f;
   };
   // Traversal stack size: a median split gives depth <= ceil(log2 n) <= 31 per tree, and a

@@ -66,6 +66,8 @@ class FeBody : public Body {
   void set_form(FeForm f) { form_ = f; }
   bool embedded() const { return embedded_; }  // convexes/spheres in a background mesh
   Vec3 node(int i) const { return coords_->segment<3>(3 * i); }
+  // The current coordinates of all nodes (x, y, z node after node; node(i) is a segment).
+  const VecX& node_coordinates() const { return *coords_; }
   const VecX& lumped_mass() const { return mass_diag_; }  // per dof, size 3N
   StepState& step_state() { return step_; }
 
