@@ -31,8 +31,8 @@ const body::FeBody* AsMeshFe(const Body& b) {
 // (e12 x e12 = 0); a triangle (e1 = x1 - x0, e2 = x2 - x0) has the constant n0.
 struct NormalPolynomial {
   Vec3 n0, n1, n2;
-  double len, len2;  // |n0|, |n0|^2
-  [[gnu::always_inline]] NormalPolynomial(const Vec3* x, int n) {
+  double len;  // |n0|
+  NormalPolynomial(const Vec3* x, int n) {
     if (n == 3) {
       n0 = (x[1] - x[0]).cross(x[2] - x[0]);
       n1.setZero();
@@ -45,8 +45,7 @@ struct NormalPolynomial {
       n1 = e1.cross(e12);
       n2 = e12.cross(e2);
     }
-    len2 = n0.squaredNorm();
-    len = std::sqrt(len2);
+    len = n0.norm();
   }
   // Area vector (outward, length = area): a triangle's is n0 / 2; a quadrilateral's, half
   // the cross product of its diagonals 2 (e1 + e2) and 2 (e2 - e1), is 4 n0.
@@ -55,7 +54,7 @@ struct NormalPolynomial {
   double Share(int n) const { return n == 3 ? len / 6.0 : len; }
   // Bounds of the unit normal's components n_i = N_i / |N| over the natural domain
   // (see ContactSurface::NormalRange).
-  [[gnu::always_inline]] void Range(Vec3& lo, Vec3& hi) const {
+  void Range(Vec3& lo, Vec3& hi) const {
     lo = -Vec3::Ones();
     hi = Vec3::Ones();
     if (!(len > 0.0)) return;
@@ -65,12 +64,11 @@ struct NormalPolynomial {
     // <= |n0| + g sqrt(2 (|n1|^2 + |n2|^2)) and, along d = n0 / |n0|,
     // |N| >= N . d >= |n0| - g (|n1 . d| + |n2 . d|) (the extremes are at the corners).
     constexpr double g = 1.0 + 1e-6;
-    // 1 / lower = |n0| / (|n0|^2 - g (...)): one division on the square root's path.
-    const double t = len2 - g * (std::abs(n1.dot(n0)) + std::abs(n2.dot(n0)));
-    if (!(t > 0.0)) return;
+    const double lower = len - g * (std::abs(n1.dot(n0)) + std::abs(n2.dot(n0))) / len;
+    if (!(lower > 0.0)) return;
     const double upper = len + g * std::sqrt(2.0 * (n1.squaredNorm() + n2.squaredNorm()));
     const Vec3 spread = g * (n1.cwiseAbs() + n2.cwiseAbs());
-    const double il = len / t, iu = 1.0 / upper;
+    const double il = 1.0 / lower, iu = 1.0 / upper;
     for (int i = 0; i < 3; ++i) {
       const double a = n0[i] - spread[i], b = n0[i] + spread[i];
       // The smallest n_i has the smallest N_i over the largest |N| if positive, over the
@@ -189,8 +187,8 @@ void ContactSurface::RefreshPoints(const Body& b) {
     velocities_.resize(n);
     // Copied as flat arrays (a Vec3 is three doubles): a copy, not n segment extractions.
     static_assert(sizeof(Vec3) == 3 * sizeof(double));
-    Eigen::Map<VecX> points(points_.front().data(), 3 * n);
-    Eigen::Map<VecX> velocities(velocities_.front().data(), 3 * n);
+    Eigen::Map<VecX> points(reinterpret_cast<double*>(points_.data()), 3 * n);
+    Eigen::Map<VecX> velocities(reinterpret_cast<double*>(velocities_.data()), 3 * n);
     points = fe->node_coordinates().head(3 * n);
     if (uf.size() == 3 * n) velocities = uf;
     else velocities.setZero();
