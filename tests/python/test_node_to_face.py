@@ -5,6 +5,7 @@ contacts, without penetration."""
 import numpy as np
 import pytest
 
+import solfec
 from solfec import *  # noqa: F401,F403
 from shapes_for_tests import slab
 
@@ -96,7 +97,6 @@ def stacked_blocks_run(outdir, method):
     """Two stacked blocks dropped on the plate for 50 steps with the steps' node-to-face
     search done by `method`; the final nodes, contacts and the last search's node-face
     pairs given to the local test."""
-    import solfec
     sol, bulk = model(outdir)
     low = fe_block(sol, bulk, 0.002)
     top = fe_block(sol, bulk, 1.004)
@@ -127,7 +127,6 @@ def test_steps_searched_by_the_classic_bvh_or_brute_force_run_identically(tmp_pa
 
 
 def test_run_method_rejects_unknown_method(outdir):
-    import solfec
     sol, _ = model(outdir)
     with pytest.raises(ValueError, match="node_to_face_run_method.*'method'"):
         solfec._solfec.node_to_face_run_method(sol._domain, "OCTREE")
