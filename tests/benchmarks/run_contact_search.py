@@ -229,6 +229,9 @@ def main():
     ap.add_argument("--no-brute", action="store_true", help="skip both brute-force searches")
     ap.add_argument("--json")
     a = ap.parse_args()
+    for name in ("runs", "repeat"):
+        if getattr(a, name) < 1:
+            ap.error(f"--{name} must be at least 1 (got {getattr(a, name)})")
     rows = []
     print("times: process CPU; run: search time per step over a run of each method's own (the "
           "paper's Table 3); final: one search of the final configuration; x: ratio to the "
