@@ -39,6 +39,8 @@ py::dict StatsDict(const contact::NodeToFace& n) {
   r["elementary_pairs"] = s.elementary_pairs;
   r["box_tests"] = s.box_tests;
   r["contacts"] = s.contacts;
+  r["surfaces"] = s.surfaces;
+  r["refreshed"] = s.refreshed;
   r["accumulated"] = n.accumulated_time();
   r["searches"] = n.searches();
   return r;

@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 #include <map>
 
 #include "body/fem/fe_body.h"
@@ -31,12 +32,15 @@ const body::FeBody* AsMeshFe(const Body& b) {
 // (e12 x e12 = 0); a triangle (e1 = x1 - x0, e2 = x2 - x0) has the constant n0.
 struct NormalPolynomial {
   Vec3 n0, n1, n2;
-  double len;  // |n0|
+  double len;      // |n0|
+  double spread2;  // a bound of (|S_s| + |S_t|)^2 over the face (ContactSurface::ReachBox)
   NormalPolynomial(const Vec3* x, int n) {
-    if (n == 3) {
-      n0 = (x[1] - x[0]).cross(x[2] - x[0]);
+    if (n == 3) {  // S_s = x1 - x0, S_t = x2 - x0
+      const Vec3 e1 = x[1] - x[0], e2 = x[2] - x[0];
+      n0 = e1.cross(e2);
       n1.setZero();
       n2.setZero();
+      spread2 = 2.0 * (e1.squaredNorm() + e2.squaredNorm());
     } else {
       const Vec3 e1 = 0.25 * (x[1] + x[2] - x[0] - x[3]);
       const Vec3 e2 = 0.25 * (x[2] + x[3] - x[0] - x[1]);
@@ -44,6 +48,10 @@ struct NormalPolynomial {
       n0 = e1.cross(e2);
       n1 = e1.cross(e12);
       n2 = e12.cross(e2);
+      // |S_s| <= |e1| + g |e12| (|t| <= g = 1 + 1e-6), so (|S_s| + |S_t|)^2
+      // <= 2 (|S_s|^2 + |S_t|^2) <= 4 (|e1|^2 + |e2|^2 + 2 g^2 |e12|^2).
+      spread2 = 4.0 * (e1.squaredNorm() + e2.squaredNorm() +
+                       2.000005 * e12.squaredNorm());
     }
     len = n0.norm();
   }
@@ -53,11 +61,12 @@ struct NormalPolynomial {
   // |Area| / n: the share of each vertex.
   double Share(int n) const { return n == 3 ? len / 6.0 : len; }
   // Bounds of the unit normal's components n_i = N_i / |N| over the natural domain
-  // (see ContactSurface::NormalRange).
-  void Range(Vec3& lo, Vec3& hi) const {
+  // (see ContactSurface::NormalRange); returns the lower bound of |N| they rest on (0: no
+  // bound, lo = -1, hi = 1).
+  double Range(Vec3& lo, Vec3& hi) const {
     lo = -Vec3::Ones();
     hi = Vec3::Ones();
-    if (!(len > 0.0)) return;
+    if (!(len > 0.0)) return 0.0;
     // (s, t) within 1 + 1e-6 of the centre (the inside test accepts (s, t) up to 1e-9
     // outside the face). N is affine, so over that square N_i lies within
     // n0_i -+ g (|n1_i| + |n2_i|), |N| <= |n0| + g (|n1| + |n2|)
@@ -65,7 +74,7 @@ struct NormalPolynomial {
     // |N| >= N . d >= |n0| - g (|n1 . d| + |n2 . d|) (the extremes are at the corners).
     constexpr double g = 1.0 + 1e-6;
     const double lower = len - g * (std::abs(n1.dot(n0)) + std::abs(n2.dot(n0))) / len;
-    if (!(lower > 0.0)) return;
+    if (!(lower > 0.0)) return 0.0;
     const double upper = len + g * std::sqrt(2.0 * (n1.squaredNorm() + n2.squaredNorm()));
     const Vec3 spread = g * (n1.cwiseAbs() + n2.cwiseAbs());
     const double il = 1.0 / lower, iu = 1.0 / upper;
@@ -76,6 +85,7 @@ struct NormalPolynomial {
       lo[i] = std::max(-1.0, a * (a > 0.0 ? iu : il));
       hi[i] = std::min(1.0, b * (b > 0.0 ? il : iu));
     }
+    return lower;
   }
 };
 
@@ -91,7 +101,9 @@ bool ContactSurface::CanBeMaster(const Body& b) {
 
 void ContactSurface::Build(const Body& b) {
   body_ = &b;
+  fresh_ = false;
   faces_.clear();
+  face_diam_.clear();
   nodes_.clear();
   node_surfid_.clear();
   node_faces_.clear();
@@ -209,25 +221,108 @@ void ContactSurface::RefreshPoints(const Body& b) {
   }
   double v2 = 0.0;  // sqrt is monotone: the max of the norms is the root of the max
   bounds_ = Aabb();
+  Vec3 sum = Vec3::Zero();
   for (size_t i = 0; i < points_.size(); ++i) {
     v2 = std::max(v2, velocities_[i].squaredNorm());
     bounds_.Extend(points_[i]);
+    sum += points_[i];
   }
   max_speed_ = std::sqrt(v2);
+  centroid_ = points_.empty() ? Vec3::Zero() : Vec3(sum / static_cast<double>(points_.size()));
+  shift_.setZero();
+  drift_ = 0.0;
   // Face diameters (the longest vertex distance).
   const int nf = static_cast<int>(faces_.size());
   face_diam_.resize(nf);
   mean_diam_ = 0.0;
+  double dmax2 = 0.0;
   Vec3 x[4];
   for (int f = 0; f < nf; ++f) {
     const int n = face_vertices(f, x);
     double d2 = 0.0;
     for (int a = 0; a < n; ++a)
       for (int c = a + 1; c < n; ++c) d2 = std::max(d2, (x[a] - x[c]).squaredNorm());
+    dmax2 = std::max(dmax2, d2);
     face_diam_[f] = std::sqrt(d2);
     mean_diam_ += face_diam_[f];
   }
   if (nf > 0) mean_diam_ /= nf;
+  max_diam_ = std::sqrt(dmax2);
+  max_bound_ = max_diam_;
+  mean_bound_ = mean_diam_;
+  fresh_ = true;
+}
+
+bool ContactSurface::Bound(const Body& b) {
+  if (!is_mesh_ || body_ != &b || face_diam_.size() != faces_.size() || face_bvh_.empty())
+    return false;
+  const auto* fe = AsMeshFe(b);
+  const int n = fe ? fe->num_nodes() : -1;
+  if (n <= 0 || n != static_cast<int>(points_.size())) return false;
+  const VecX& x = fe->node_coordinates();
+  const VecX& uf = const_cast<Body&>(b).u_free();  // u_free() has no const accessor
+  // The motion since the last RefreshPoints: the centroid's shift c and the largest other
+  // displacement |x_i - x_i^last - c| (the drift, which alone changes shapes and normals).
+  Aabb box;
+  Vec3 sum = Vec3::Zero();
+  for (int i = 0; i < n; ++i) {
+    const Vec3 p = x.segment<3>(3 * i);
+    box.Extend(p);
+    sum += p;
+  }
+  const Vec3 c = sum / static_cast<double>(n) - centroid_;
+  double d2 = 0.0, v2 = 0.0;
+  for (int i = 0; i < n; ++i)
+    d2 = std::max(d2, (x.segment<3>(3 * i) - points_[i] - c).squaredNorm());
+  if (uf.size() == 3 * n)
+    for (int i = 0; i < n; ++i) v2 = std::max(v2, uf.segment<3>(3 * i).squaredNorm());
+  if (!std::isfinite(d2) || !std::isfinite(v2)) return false;
+  bounds_ = box;
+  max_speed_ = std::sqrt(v2);
+  shift_ = c;
+  drift_ = std::sqrt(d2);
+  max_bound_ = max_diam_ + 2.0 * drift_;
+  mean_bound_ = mean_diam_ + 2.0 * drift_;
+  fresh_ = false;
+  return true;
+}
+
+Aabb ContactSurface::ReachBox(double inflate, double depth_fraction, double depth_cap) const {
+  // What a local test can accept of face f: y = S(s, t) + g n(s, t), S in (about) the hull
+  // of the vertices, -depth <= g <= inflate, depth = depth_fraction min(d_f, depth_cap).
+  // Two boxes hold it; the reach box is their intersection.
+  // 1. The point bounds grown by max(depth, inflate) (|n_i| <= 1); 1e-9 relative and
+  //    2e-6 d more cover the projection's inside tolerance and rounding.
+  const double d = max_bound_;
+  const double depth = depth_fraction * std::min(d, depth_cap);
+  Aabb box = bounds_;
+  box.Inflate(std::max(depth, inflate) * (1.0 + 1e-9) + 2e-6 * d);
+  if (fresh_ || face_bvh_.empty() || depth_fraction != fitted_fraction_) return box;
+  // 2. The face boxes of the last RefreshFaces (their union, the face hierarchy's box)
+  //    moved by the centroid's shift c and grown. Each vertex moved by c + r, |r| <= drift
+  //    (so the vertex boxes by c +- drift). Edges, S_s and S_t (combinations of vertices
+  //    whose weights sum to zero) changed by at most 2 g drift, so N = S_s x S_t by at most
+  //    2 g drift L + 4 g^2 drift^2 (L >= |S_s| + |S_t|) and the unit normal by theta =
+  //    (4 g drift L + 8 g^2 drift^2) / N_min (|a/|a| - b/|b|| <= 2 |a - b| / |b|): each of
+  //    lo_i <= n_i <= hi_i widens by theta (faces without a normal bound have -1, 1: no
+  //    widening). A face box's reach beyond its vertex box, min(-depth hi_i, inflate lo_i)
+  //    (and max(...)), then moves by at most max(|depth change| + depth theta,
+  //    |inflate change| + inflate theta), the depth change at most
+  //    depth_fraction (2 drift + |depth_cap change|) (face diameters change by 2 drift).
+  constexpr double g = 1.0 + 1e-6;
+  const double theta =
+      min_lower_ > 0.0
+          ? (4.0 * g * drift_ * max_spread_ + 8.0 * g * g * drift_ * drift_) / min_lower_
+          : 0.0;
+  const double ddepth = depth_fraction * (2.0 * drift_ + std::abs(depth_cap - fitted_cap_));
+  const double dinflate = std::abs(inflate - fitted_inflate_);
+  const double grow = drift_ + std::max(ddepth + depth * theta, dinflate + inflate * theta) +
+                      1e-9 * std::max(depth, inflate) + 2e-6 * d;
+  const Aabb& last = face_bvh_.bounds();
+  const Vec3 spread = Vec3::Constant(grow);
+  box.lo = box.lo.cwiseMax(last.lo + shift_ - spread);
+  box.hi = box.hi.cwiseMin(last.hi + shift_ + spread);
+  return box;
 }
 
 void ContactSurface::RefreshFaces(double inflate, double depth_fraction, double depth_cap) {
@@ -240,12 +335,17 @@ void ContactSurface::RefreshFaces(double inflate, double depth_fraction, double 
   face_share_.resize(nn > 0 ? nf : 0);
   face_boxes_.resize(nf);
   Vec3 x[4], lo, hi;
+  double spread2 = 0.0, lower2 = std::numeric_limits<double>::infinity();  // ReachBox
   for (int f = 0; f < nf; ++f) {
     const int n = face_vertices(f, x);
     Aabb box;  // of the vertices, then grown
     for (int a = 0; a < n; ++a) box.Extend(x[a]);
     const NormalPolynomial N(x, n);
-    N.Range(lo, hi);
+    const double lower = N.Range(lo, hi);
+    if (lower > 0.0) {
+      spread2 = std::max(spread2, N.spread2);
+      lower2 = std::min(lower2, lower * lower);
+    }
     // An accepted node is y = S(s, t) + gap n(s, t) with S in the hull of the vertices and
     // -depth <= gap <= capture, so y_i - S_i = gap n_i lies between the products of those
     // bounds and of lo_i <= n_i <= hi_i: [min(-depth hi_i, capture lo_i),
@@ -266,6 +366,11 @@ void ContactSurface::RefreshFaces(double inflate, double depth_fraction, double 
   }
   if (face_bvh_.size() == nf && !face_bvh_.empty()) face_bvh_.Refit(face_boxes_);
   else face_bvh_.Build(face_boxes_);
+  fitted_inflate_ = inflate;
+  fitted_fraction_ = depth_fraction;
+  fitted_cap_ = depth_cap;
+  max_spread_ = std::sqrt(spread2);
+  min_lower_ = std::isfinite(lower2) ? std::sqrt(lower2) : 0.0;
   if (nn == 0) return;
   node_normal_.resize(nn);
   node_area_.resize(nn);

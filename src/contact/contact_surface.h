@@ -37,12 +37,25 @@ class ContactSurface {
   // Current points, free velocities, bounds and face diameters (rebuilds the numbering if the
   // convex layout changed).
   void RefreshPoints(const body::Body& b);
+  // The cheap alternative for a search that may not need this surface (a mesh surface
+  // already built for b, not refreshed itself): the current point bounds and max speed,
+  // and upper bounds of the face diameters, those of the last RefreshPoints plus twice the
+  // largest point displacement since (a vertex distance grows at most by the displacements
+  // of its two ends); faces, normals and hierarchies stay as they were (fresh() is false
+  // until the next RefreshPoints). False, with nothing done, when it does not apply.
+  // (Mesh surfaces with faces only; also false for non-finite coordinates or velocities.)
+  bool Bound(const body::Body& b);
   // Then (the capture distance depends on every surface's speed and face size): face boxes
   // holding every point y = S + g n of the face's normal segment with
   // -depth_fraction min(face diameter, depth_cap) <= g <= `inflate` (S on the face, n its
   // unit normal there; axis i grown by the bounds of g n_i over the face), the refitted face
   // BVH, and the slave-node normals and areas (one pass over the faces).
   void RefreshFaces(double inflate, double depth_fraction, double depth_cap);
+  // A box holding every point a local test can accept of any face now, with these
+  // RefreshFaces arguments, and every slave node (after Bound or RefreshPoints): the point
+  // bounds grown by the largest reach beyond a face's vertices, intersected (after Bound)
+  // with the last face boxes moved and grown by bounds of the motion since.
+  geometry::Aabb ReachBox(double inflate, double depth_fraction, double depth_cap) const;
   // The slave-node BVH refitted to the current points (after RefreshFaces; only the
   // three-stage search uses it).
   void FitNodes();
@@ -71,6 +84,11 @@ class ContactSurface {
   const geometry::Aabb& bounds() const { return bounds_; }  // of the points
   double max_speed() const { return max_speed_; }           // max |u_free| over the points
   double mean_face_diameter() const { return mean_diam_; }
+  // Whether points and faces are current (RefreshPoints since the last Bound).
+  bool fresh() const { return fresh_; }
+  // Upper bounds of the largest and of the mean face diameter (exact when fresh).
+  double max_diameter_bound() const { return max_bound_; }
+  double mean_diameter_bound() const { return mean_bound_; }
   // Current vertex coordinates of face f into x[0..size), returns the size (inline: called
   // per face by the refresh and per node-face pair by the local test).
   int face_vertices(int f, Vec3* x) const {
@@ -101,7 +119,17 @@ class ContactSurface {
   std::vector<int> node_first_, node_faces_;
   SurfaceBvh face_bvh_, node_bvh_;
   geometry::Aabb bounds_;
-  double max_speed_ = 0.0, mean_diam_ = 0.0;
+  double max_speed_ = 0.0, mean_diam_ = 0.0, max_diam_ = 0.0;
+  double max_bound_ = 0.0, mean_bound_ = 0.0;
+  bool fresh_ = false;
+  // Motion since the last RefreshPoints (Bound): centroid then, its shift, largest other
+  // displacement of a point.
+  Vec3 centroid_ = Vec3::Zero(), shift_ = Vec3::Zero();
+  double drift_ = 0.0;
+  // Of the last RefreshFaces (ReachBox): its arguments, the largest (|S_s| + |S_t|) and the
+  // smallest normal-bound |N| over the faces with a normal bound (0: none).
+  double fitted_inflate_ = 0.0, fitted_fraction_ = 0.0, fitted_cap_ = 0.0;
+  double max_spread_ = 0.0, min_lower_ = 0.0;
 };
 
 }  // namespace solfec::contact

@@ -65,10 +65,11 @@ bool NodeToFace::Handles(const Body& a, const Body& b) const {
   return (sa && ContactSurface::CanBeMaster(b)) || (sb && ContactSurface::CanBeMaster(a));
 }
 
-void NodeToFace::Refresh(const std::vector<Body*>& bodies, double h) {
+void NodeToFace::Refresh(const std::vector<Body*>& bodies, double h, bool lazy) {
   StageTimer timer;
   active_.clear();
   margin_.clear();
+  inflate_.clear();
   // Surfaces of bodies no longer present are dropped (ids are sorted in the map; a sorted
   // id list kept between searches avoids a set per step).
   ids_.clear();
@@ -85,27 +86,73 @@ void NodeToFace::Refresh(const std::vector<Body*>& bodies, double h) {
     previous_first_.clear();
     return;
   }
+  // A surface far from all others needs no faces: with `lazy`, a mesh surface seen before
+  // gets only its point bounds, speed and diameter bounds here (ContactSurface::Bound).
   double vslave = 0.0;
   for (Body* b : bodies) {
     if (!ContactSurface::CanBeMaster(*b)) continue;
     ContactSurface& s = surfaces_[b->id()];
-    s.RefreshPoints(*b);
+    if (!lazy || !s.Bound(*b)) {
+      s.RefreshPoints(*b);
+      ++stats_.refreshed;
+    }
     active_.push_back(&s);
     if (s.is_mesh()) vslave = std::max(vslave, s.max_speed());
   }
-  double mmax = 0.0, slave_size = 0.0;
+  // Capture distance: the largest accepted positive gap against any slave (margins and the
+  // depth cap from the diameter bounds of the surfaces not refreshed: larger, so the face
+  // boxes still hold every node a local test can accept).
+  double mmax = 0.0;
+  depth_cap_ = 0.0;
   for (ContactSurface* s : active_) {
-    if (s->is_mesh()) slave_size = std::max(slave_size, s->mean_face_diameter());
-    const double m = options.margin >= 0.0 ? options.margin : 1e-4 * s->mean_face_diameter();
-    margin_.push_back(m);
-    if (s->is_mesh()) mmax = std::max(mmax, m);
+    margin_.push_back(options.margin >= 0.0 ? options.margin : 1e-4 * s->mean_face_diameter());
+    if (!s->is_mesh()) continue;
+    depth_cap_ = std::max(depth_cap_, s->mean_diameter_bound());
+    mmax = std::max(mmax, options.margin >= 0.0 ? options.margin
+                                                : 1e-4 * s->mean_diameter_bound());
   }
-  // Capture distance: the largest accepted positive gap against any slave.
-  for (ContactSurface* s : active_)
-    s->RefreshFaces(2.0 * mmax + max_previous_gap_ + h * (s->max_speed() + vslave),
-                    options.depth_fraction, slave_size);
+  for (int i = 0; i < static_cast<int>(active_.size()); ++i) {
+    inflate_.push_back(2.0 * mmax + max_previous_gap_ +
+                       h * (active_[i]->max_speed() + vslave));
+    if (active_[i]->fresh())
+      active_[i]->RefreshFaces(inflate_[i], options.depth_fraction, depth_cap_);
+  }
+  stats_.surfaces = static_cast<int>(active_.size());
   IndexPrevious();
   stats_.refresh = timer.Stop();
+}
+
+void NodeToFace::Freshen(int i) {
+  ContactSurface& s = *active_[i];
+  if (s.fresh()) return;
+  ++stats_.refreshed;
+  s.RefreshPoints(*s.body());
+  s.RefreshFaces(inflate_[i], options.depth_fraction, depth_cap_);
+  margin_[i] = options.margin >= 0.0 ? options.margin : 1e-4 * s.mean_face_diameter();
+}
+
+geometry::Aabb NodeToFace::SurfaceBox(int i) const {
+  const ContactSurface& s = *active_[i];
+  if (!s.fresh()) return s.ReachBox(inflate_[i], options.depth_fraction, depth_cap_);
+  return s.face_bvh().empty() ? s.bounds() : s.face_bvh().bounds();
+}
+
+void NodeToFace::RefreshPaired(std::vector<std::pair<int, int>>& pairs,
+                               const Filters& filters) {
+  const bool filter = filters.bodies && !filters.bodies->empty();
+  size_t kept = 0;
+  for (const auto& [i, j] : pairs) {
+    if (!active_[i]->is_mesh() && !active_[j]->is_mesh()) continue;
+    if (filter && filters.bodies->count(
+                      std::minmax(active_[i]->body()->id(), active_[j]->body()->id())))
+      continue;
+    const bool stale = !active_[i]->fresh() || !active_[j]->fresh();
+    Freshen(i);
+    Freshen(j);
+    if (stale && !SurfaceBox(i).Overlaps(SurfaceBox(j))) continue;
+    pairs[kept++] = {i, j};
+  }
+  pairs.resize(kept);
 }
 
 void NodeToFace::IndexPrevious() {
@@ -315,9 +362,9 @@ std::vector<NodeFaceContact> NodeToFace::SearchWith(SearchMethod method,
                                                     const Filters& filters) {
   CpuTimer total;
   stats_ = NodeToFaceStats();
-  Refresh(bodies, h);
   const bool brute =
       method == SearchMethod::kBruteForce || method == SearchMethod::kBruteForceBoxed;
+  Refresh(bodies, h, !brute);
   // Stage 1: octree over the surface boxes (faces inflated by the capture distance); brute
   // force takes every pair of surfaces.
   StageTimer timer;
@@ -327,16 +374,22 @@ std::vector<NodeFaceContact> NodeToFace::SearchWith(SearchMethod method,
     for (int i = 0; i < static_cast<int>(active_.size()); ++i)
       for (int j = i + 1; j < static_cast<int>(active_.size()); ++j) pairs.emplace_back(i, j);
   } else {
+    // Stage 1 over the refreshed surfaces' boxes and the others' reach boxes; those of the
+    // pairs are then refreshed (RefreshPaired).
     std::vector<geometry::Aabb>& boxes = body_boxes_;
     boxes.clear();
-    for (const ContactSurface* s : active_)
-      boxes.push_back(s->face_bvh().empty() ? s->bounds() : s->face_bvh().bounds());
+    for (int i = 0; i < static_cast<int>(active_.size()); ++i) boxes.push_back(SurfaceBox(i));
     octree_.Pairs(boxes, pairs);
+    stats_.octree = timer.Stop();
+    timer.Start();
+    RefreshPaired(pairs, filters);
+    stats_.refresh += timer.Stop();
+    timer.Start();
   }
   std::vector<Pass>& passes = passes_;
   Passes(pairs, filters, passes);
   stats_.body_pairs = static_cast<int>(passes.size());
-  stats_.octree = timer.Stop();
+  stats_.octree += timer.Stop();
   // The best node-face pair in contact per slave node, pass after pass (Keep).
   found_.clear();
   order_.clear();

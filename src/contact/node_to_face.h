@@ -64,13 +64,17 @@ struct NodeFaceContact {
 // Timings [s] and counts of the last search: the total in process CPU time, the stages in
 // wall-clock time (a process-time call costs ~1.5 us on a virtual machine). refresh: surfaces
 // and face hierarchies; bvh: stage 2, with the refit of the slave-node hierarchies of the
-// three-stage search, which only it uses.
+// three-stage search, which only it uses. The octree searches refresh in full only the
+// surfaces of stage 1's pairs (and those not seen before); the others are bounded
+// (ContactSurface::Bound).
 struct NodeToFaceStats {
   double refresh = 0, octree = 0, bvh = 0, local = 0, total = 0;
   int body_pairs = 0;          // stage 1 output (ordered master-slave passes)
   long elementary_pairs = 0;   // stage 2 output (node-face pairs given to the local test)
   long box_tests = 0;          // BVH node-pair box tests
   int contacts = 0;            // stage 3 output
+  int surfaces = 0;            // surfaces of the search
+  int refreshed = 0;           // of them refreshed in full (the others only bounded)
 };
 
 // Node-to-face contacts are marked in the Constraint by piece1 = -2 - face and
@@ -133,7 +137,17 @@ class NodeToFace {
   struct Pass {  // one ordered (master, slave) surface pair
     int master = 0, slave = 0;  // indices into the refreshed surface list
   };
-  void Refresh(const std::vector<body::Body*>& bodies, double h);
+  // Refreshes every surface (`lazy` false), or (`lazy`) bounds the mesh surfaces already
+  // built (ContactSurface::Bound) and refreshes the others; sets the capture distances.
+  void Refresh(const std::vector<body::Body*>& bodies, double h, bool lazy);
+  // After the octree over the reach boxes: refreshes the surfaces of the pairs that can
+  // make a pass (not two convex surfaces, not an excluded body pair), then keeps the pairs
+  // whose refreshed boxes overlap (the octree's pairs over refreshed boxes, in order).
+  void RefreshPaired(std::vector<std::pair<int, int>>& pairs, const Filters& filters);
+  // Refreshes active surface i in full if it is not (points, faces, margin).
+  void Freshen(int i);
+  // The octree box of active surface i: its face hierarchy's box if fresh, else its reach.
+  geometry::Aabb SurfaceBox(int i) const;
   void Passes(const std::vector<std::pair<int, int>>& body_pairs, const Filters& filters,
               std::vector<Pass>& passes);
   struct Candidate { int pass, node, face; };
@@ -157,6 +171,8 @@ class NodeToFace {
   std::map<Id, ContactSurface> surfaces_;  // by body id
   std::vector<ContactSurface*> active_;    // refreshed surfaces of the current search
   std::vector<double> margin_;             // per active surface (as a slave)
+  std::vector<double> inflate_;            // per active surface: its capture distance
+  double depth_cap_ = 0.0;                 // bound of the slaves' mean face diameters
   // Existing contacts (the keep rule), set by UpdateConstraints, and their index for the
   // current search: the entries of slave node k of active surface s are the chain
   // previous_first_[previous_base_[s] + k], previous_next_[...] (an O(1) lookup per pair;

@@ -566,5 +566,143 @@ TEST(NodeToFace, ContactsAppearWithinCaptureAndDisappearWhenTheNodeLeaves) {
   EXPECT_TRUE(cons.empty());
 }
 
+// Moves every node of `b` by x -> R (x - c) + c + t + a random jitter of up to `jitter`
+// per coordinate, c the node centroid (a rigid motion plus a deformation).
+void MoveNodes(body::FeBody& b, const Mat3& R, const Vec3& t, double jitter,
+               std::mt19937& rng) {
+  std::uniform_real_distribution<double> j(-jitter, jitter);
+  VecX& q = b.mutable_q();
+  const int n = b.num_nodes();
+  Vec3 c = Vec3::Zero();
+  for (int i = 0; i < n; ++i) c += q.segment<3>(3 * i);
+  c /= n;
+  for (int i = 0; i < n; ++i)
+    q.segment<3>(3 * i) = R * (Vec3(q.segment<3>(3 * i)) - c) + c + t +
+                          Vec3(j(rng), j(rng), j(rng));
+}
+
+// ContactSurface::ReachBox after Bound holds every point a local test can accept now,
+// y = S(s, t) + g n(s, t) with -depth <= g <= inflate over each face (sampled on a grid of
+// (s, t) with the exact unit normal S_s x S_t / |S_s x S_t|), and every node, for motions
+// since the last refresh that translate, rotate (up to 0.4 rad) and deform the cube, and
+// capture distances and depth caps that change; and it is tighter than the point bounds
+// grown by max(depth, inflate) when the cube only translates, with the same capture
+// distance and depth cap (the last face boxes, moved).
+TEST(ContactSurface, ReachBoxHoldsWhatTheFacesCanAcceptAfterMotion) {
+  std::mt19937 rng(11);
+  std::uniform_real_distribution<double> u(-1.0, 1.0);
+  int tighter = 0;
+  for (int trial = 0; trial < 140; ++trial) {
+    // Trials 100-139: a thin slab (1 x 1 x 0.02, one cell thick), whose faces' depth reaches
+    // out of its other side.
+    auto cube = trial < 100 ? RandomCube(Vec3(0, 0, 0), rng, 0, 0.03, 0.2, 2.0)
+                            : std::make_unique<body::FeBody>(
+                                  solfec::testing::HexMeshShape(Vec3(0, 0, 0),
+                                                                Vec3(1, 1, 0.02), 2, 2, 1),
+                                  Mat(), "slab");
+    cube->u_free() = VecX::Zero(cube->num_dofs());
+    // Trials 60-139: a capture distance far below the motion (60-99: the depth too; the
+    // motion bounds alone must hold the faces).
+    const double scale = trial < 60 ? 1.0 : 1e-3;
+    const double fraction = trial < 100 ? 0.2 * scale : 0.2;
+    const double inflate0 = (0.02 + 0.01 * (u(rng) + 1.0)) * scale, cap0 = 0.5;
+    ContactSurface last;
+    last.RefreshPoints(*cube);
+    last.RefreshFaces(inflate0, fraction, cap0);
+    // Pure translation (trials 0-19), rotation (20-39, 60-79), rotation and deformation
+    // (40-59), deformation (80-99).
+    const int kind = trial % 100;
+    const double angle = kind < 20 || kind >= 80 ? 0.0 : 0.4 * u(rng);
+    const double jitter = (kind >= 40 && kind < 60) || kind >= 80 ? 0.02 : 0.0;
+    const Vec3 axis = Vec3(u(rng), u(rng), u(rng)).normalized();
+    const Mat3 R = Eigen::AngleAxisd(angle, axis).toRotationMatrix();
+    MoveNodes(*cube, R, Vec3(u(rng), u(rng), u(rng)), jitter, rng);
+    // Odd trials: another capture distance and depth cap.
+    const bool same = trial % 2 == 0;
+    const double inflate = same ? inflate0 : (0.02 + 0.02 * (u(rng) + 1.0)) * scale;
+    const double cap = same ? cap0 : 0.5 + 0.2 * (u(rng) + 1.0);
+    ASSERT_TRUE(last.Bound(*cube));
+    EXPECT_FALSE(last.fresh());
+    const geometry::Aabb reach = last.ReachBox(inflate, fraction, cap);
+    ContactSurface now;  // the current geometry
+    now.RefreshPoints(*cube);
+    now.RefreshFaces(inflate, fraction, cap);
+    EXPECT_LE(now.max_diameter_bound(), last.max_diameter_bound() + 1e-15);
+    EXPECT_LE(now.mean_face_diameter(), last.mean_diameter_bound() + 1e-15);
+    for (const Vec3& p : now.points()) EXPECT_TRUE(reach.Contains(p)) << "trial " << trial;
+    Vec3 x[4];
+    for (int f = 0; f < static_cast<int>(now.faces().size()); ++f) {
+      ASSERT_EQ(now.face_vertices(f, x), 4);
+      const double depth = fraction * std::min(now.face_diameters()[f], cap);
+      for (int i = 0; i <= 8; ++i)
+        for (int k = 0; k <= 8; ++k) {
+          const double s = -1 + 0.25 * i, t = -1 + 0.25 * k;
+          const Vec3 Ss = 0.25 * ((1 - t) * (x[1] - x[0]) + (1 + t) * (x[2] - x[3]));
+          const Vec3 St = 0.25 * ((1 - s) * (x[3] - x[0]) + (1 + s) * (x[2] - x[1]));
+          const Vec3 n = Ss.cross(St).normalized();
+          const Vec3 S = QuadPoint(x, s, t);
+          for (double g : {-depth, -0.5 * depth, 0.0, 0.5 * inflate, inflate}) {
+            const Vec3 y = S + g * n;
+            ASSERT_TRUE(reach.Contains(y)) << "trial " << trial << " face " << f;
+          }
+        }
+    }
+    geometry::Aabb uniform = now.bounds();
+    uniform.Inflate(std::max(fraction * std::min(now.max_diameter_bound(), cap), inflate));
+    if (trial < 20 && same &&
+        (reach.hi - reach.lo).prod() < 0.9 * (uniform.hi - uniform.lo).prod())
+      ++tighter;
+  }
+  EXPECT_EQ(tighter, 10);
+}
+
+// Node-to-face searches of one NodeToFace over 40 steps of a spread pile whose cubes move
+// (translate towards the middle, rotate, deform) keep finding exactly the brute-force
+// contacts, though the surfaces the octree does not pair are only bounded, not refreshed.
+TEST(NodeToFace, SearchesOverMovingBodiesFindTheBruteForceContactsWithoutRefreshingAll) {
+  std::mt19937 rng(21);
+  std::uniform_real_distribution<double> u(-1.0, 1.0);
+  std::vector<std::unique_ptr<body::Body>> owned;
+  std::vector<body::FeBody*> cubes;
+  Id id = 0;
+  for (int i = 0; i < 3; ++i)
+    for (int j = 0; j < 3; ++j) {
+      auto c = RandomCube(Vec3(1.6 * i, 1.6 * j, 0.05 + 0.2 * (i + j)), rng, id++);
+      cubes.push_back(c.get());
+      owned.push_back(std::move(c));
+    }
+  owned.push_back(Plate());
+  owned.back()->set_id(id++);
+  std::vector<body::Body*> bodies;
+  for (auto& b : owned) bodies.push_back(b.get());
+  NodeToFace ntf, reference;
+  for (NodeToFace* n : {&ntf, &reference}) {
+    n->method = ContactMethod::kNodeToFace;
+    n->options.margin = 0.02;
+  }
+  const double h = 0.01;
+  int partial = 0;
+  size_t most = 0;
+  for (int step = 0; step < 40; ++step) {
+    const std::vector<NodeFaceContact> brute =
+        reference.SearchWith(SearchMethod::kBruteForce, bodies, h);
+    const std::string what = "step " + std::to_string(step);
+    ExpectSameContacts(ntf.Search(bodies, h), brute, (what + ": three-stage").c_str());
+    if (ntf.stats().refreshed < ntf.stats().surfaces) ++partial;
+    ExpectSameContacts(ntf.SearchWith(SearchMethod::kClassicBvh, bodies, h), brute,
+                       (what + ": classic BVH").c_str());
+    most = std::max(most, brute.size());
+    // Towards the pile's middle (1.6, 1.6) and down, a small rotation and deformation.
+    for (body::FeBody* c : cubes) {
+      const Vec3 to = Vec3(2.1, 2.1, 0.3) - c->node(0);
+      const Mat3 R = Eigen::AngleAxisd(0.03 * u(rng), Vec3(u(rng), u(rng), 1).normalized())
+                         .toRotationMatrix();
+      MoveNodes(*c, R, 0.02 * to.normalized() + Vec3(0, 0, -0.004), 0.002, rng);
+    }
+  }
+  EXPECT_GT(most, 25u);      // the cubes met
+  EXPECT_GT(partial, 10);    // and many searches refreshed only some surfaces
+}
+
 }  // namespace
 }  // namespace solfec::contact
