@@ -32,15 +32,12 @@ const body::FeBody* AsMeshFe(const Body& b) {
 // (e12 x e12 = 0); a triangle (e1 = x1 - x0, e2 = x2 - x0) has the constant n0.
 struct NormalPolynomial {
   Vec3 n0, n1, n2;
-  double len;      // |n0|
-  double spread2;  // a bound of (|S_s| + |S_t|)^2 over the face (ContactSurface::ReachBox)
+  double len;  // |n0|
   NormalPolynomial(const Vec3* x, int n) {
-    if (n == 3) {  // S_s = x1 - x0, S_t = x2 - x0
-      const Vec3 e1 = x[1] - x[0], e2 = x[2] - x[0];
-      n0 = e1.cross(e2);
+    if (n == 3) {
+      n0 = (x[1] - x[0]).cross(x[2] - x[0]);
       n1.setZero();
       n2.setZero();
-      spread2 = 2.0 * (e1.squaredNorm() + e2.squaredNorm());
     } else {
       const Vec3 e1 = 0.25 * (x[1] + x[2] - x[0] - x[3]);
       const Vec3 e2 = 0.25 * (x[2] + x[3] - x[0] - x[1]);
@@ -48,10 +45,6 @@ struct NormalPolynomial {
       n0 = e1.cross(e2);
       n1 = e1.cross(e12);
       n2 = e12.cross(e2);
-      // |S_s| <= |e1| + g |e12| (|t| <= g = 1 + 1e-6), so (|S_s| + |S_t|)^2
-      // <= 2 (|S_s|^2 + |S_t|^2) <= 4 (|e1|^2 + |e2|^2 + 2 g^2 |e12|^2).
-      spread2 = 4.0 * (e1.squaredNorm() + e2.squaredNorm() +
-                       2.000005 * e12.squaredNorm());
     }
     len = n0.norm();
   }
@@ -88,6 +81,18 @@ struct NormalPolynomial {
     return lower;
   }
 };
+
+// For ReachBox: a bound of (k (|S_s| + |S_t|))^2 over a face from its squared vertex
+// distances e[a][c] (a < c), k the most S_s or S_t move per unit of vertex drift. A quad's
+// S_s = ((1 - t)(x1 - x0) + (1 + t)(x2 - x3)) / 4 (|t| <= g = 1 + 1e-6): it moves by at
+// most g drift (k = g) and |S_s| <= g max(|x1 - x0|, |x2 - x3|) / 2, so the square is at
+// most g^4 (max_s^2 + max_t^2) / 2. A triangle's S_s = x1 - x0, S_t = x2 - x0: k = 2, at
+// most 8 (|S_s|^2 + |S_t|^2).
+double FaceSpread2(const double (&e)[4][4], int n) {
+  if (n == 4) return 0.500003 * (std::max(e[0][1], e[2][3]) + std::max(e[0][3], e[1][2]));
+  return 8.0 * (e[0][1] + e[0][2]);
+}
+double FaceDriftSquare(int n) { return n == 4 ? 1.000003 : 4.0; }  // k^2
 
 }  // namespace
 
@@ -229,29 +234,63 @@ void ContactSurface::RefreshPoints(const Body& b) {
   }
   max_speed_ = std::sqrt(v2);
   centroid_ = points_.empty() ? Vec3::Zero() : Vec3(sum / static_cast<double>(points_.size()));
-  shift_.setZero();
+  centre_ = centroid_;
+  rotation_.setIdentity();
   drift_ = 0.0;
   // Face diameters (the longest vertex distance).
   const int nf = static_cast<int>(faces_.size());
   face_diam_.resize(nf);
   mean_diam_ = 0.0;
-  double dmax2 = 0.0;
+  double dmax2 = 0.0, spread2 = 0.0;
+  bool triangles = false;
   Vec3 x[4];
   for (int f = 0; f < nf; ++f) {
     const int n = face_vertices(f, x);
-    double d2 = 0.0;
+    double d2 = 0.0, e[4][4];
     for (int a = 0; a < n; ++a)
-      for (int c = a + 1; c < n; ++c) d2 = std::max(d2, (x[a] - x[c]).squaredNorm());
+      for (int c = a + 1; c < n; ++c) {
+        e[a][c] = (x[a] - x[c]).squaredNorm();
+        d2 = std::max(d2, e[a][c]);
+      }
     dmax2 = std::max(dmax2, d2);
+    spread2 = std::max(spread2, FaceSpread2(e, n));
+    triangles = triangles || n == 3;
     face_diam_[f] = std::sqrt(d2);
     mean_diam_ += face_diam_[f];
   }
   if (nf > 0) mean_diam_ /= nf;
   max_diam_ = std::sqrt(dmax2);
+  max_spread_ = std::sqrt(spread2);
+  spread_square_ = FaceDriftSquare(triangles ? 3 : 4);
   max_bound_ = max_diam_;
   mean_bound_ = mean_diam_;
   fresh_ = true;
 }
+
+namespace {
+
+// The rotation R of the polar decomposition A = R U, by Newton's iteration
+// R <- (g R + (g R)^-T) / 2 with the determinant scaling g = |det R|^(-1/3) (Higham); false
+// when A is (nearly) singular, reflects, or the iteration does not settle.
+bool PolarRotation(const Mat3& A, Mat3& R) {
+  const double scale = A.norm();
+  if (!(scale > 0.0) || !std::isfinite(scale)) return false;
+  R = A / scale;
+  if (!(R.determinant() > 1e-9)) return false;
+  for (int k = 0; k < 40; ++k) {
+    const double det = R.determinant();
+    if (!(det > 0.0)) return false;
+    const double g = std::cbrt(1.0 / det);
+    const Mat3 next = 0.5 * (g * R + R.inverse().transpose() / g);
+    const double change = (next - R).cwiseAbs().maxCoeff();
+    R = next;
+    if (change < 1e-15) break;
+  }
+  return (R.transpose() * R - Mat3::Identity()).cwiseAbs().maxCoeff() < 1e-12 &&
+         R.determinant() > 0.0;
+}
+
+}  // namespace
 
 bool ContactSurface::Bound(const Body& b) {
   if (!is_mesh_ || body_ != &b || face_diam_.size() != faces_.size() || face_bvh_.empty())
@@ -261,25 +300,32 @@ bool ContactSurface::Bound(const Body& b) {
   if (n <= 0 || n != static_cast<int>(points_.size())) return false;
   const VecX& x = fe->node_coordinates();
   const VecX& uf = const_cast<Body&>(b).u_free();  // u_free() has no const accessor
-  // The motion since the last RefreshPoints: the centroid's shift c and the largest other
-  // displacement |x_i - x_i^last - c| (the drift, which alone changes shapes and normals).
+  // The motion since the last RefreshPoints: x_i = c + R (x_i^last - c^last) + r_i with c
+  // the centroid, R the rotation that best fits (polar decomposition of
+  // A = sum (x_i - c)(x_i^last - c^last)^T = sum x_i (x_i^last - c^last)^T; the identity
+  // when it does not apply) and the drift max |r_i|, which alone changes shapes.
   Aabb box;
   Vec3 sum = Vec3::Zero();
+  Mat3 A = Mat3::Zero();
   for (int i = 0; i < n; ++i) {
     const Vec3 p = x.segment<3>(3 * i);
     box.Extend(p);
     sum += p;
+    A.noalias() += p * (points_[i] - centroid_).transpose();
   }
-  const Vec3 c = sum / static_cast<double>(n) - centroid_;
+  const Vec3 c = sum / static_cast<double>(n);
+  Mat3 R;
+  if (!PolarRotation(A, R)) R.setIdentity();
   double d2 = 0.0, v2 = 0.0;
   for (int i = 0; i < n; ++i)
-    d2 = std::max(d2, (x.segment<3>(3 * i) - points_[i] - c).squaredNorm());
+    d2 = std::max(d2, (x.segment<3>(3 * i) - c - R * (points_[i] - centroid_)).squaredNorm());
   if (uf.size() == 3 * n)
     for (int i = 0; i < n; ++i) v2 = std::max(v2, uf.segment<3>(3 * i).squaredNorm());
   if (!std::isfinite(d2) || !std::isfinite(v2)) return false;
   bounds_ = box;
   max_speed_ = std::sqrt(v2);
-  shift_ = c;
+  centre_ = c;
+  rotation_ = R;
   drift_ = std::sqrt(d2);
   max_bound_ = max_diam_ + 2.0 * drift_;
   mean_bound_ = mean_diam_ + 2.0 * drift_;
@@ -298,30 +344,34 @@ Aabb ContactSurface::ReachBox(double inflate, double depth_fraction, double dept
   Aabb box = bounds_;
   box.Inflate(std::max(depth, inflate) * (1.0 + 1e-9) + 2e-6 * d);
   if (fresh_ || face_bvh_.empty() || depth_fraction != fitted_fraction_) return box;
-  // 2. The face boxes of the last RefreshFaces (their union, the face hierarchy's box)
-  //    moved by the centroid's shift c and grown. Each vertex moved by c + r, |r| <= drift
-  //    (so the vertex boxes by c +- drift). Edges, S_s and S_t (combinations of vertices
-  //    whose weights sum to zero) changed by at most 2 g drift, so N = S_s x S_t by at most
-  //    2 g drift L + 4 g^2 drift^2 (L >= |S_s| + |S_t|) and the unit normal by theta =
-  //    (4 g drift L + 8 g^2 drift^2) / N_min (|a/|a| - b/|b|| <= 2 |a - b| / |b|): each of
-  //    lo_i <= n_i <= hi_i widens by theta (faces without a normal bound have -1, 1: no
-  //    widening). A face box's reach beyond its vertex box, min(-depth hi_i, inflate lo_i)
-  //    (and max(...)), then moves by at most max(|depth change| + depth theta,
-  //    |inflate change| + inflate theta), the depth change at most
-  //    depth_fraction (2 drift + |depth_cap change|) (face diameters change by 2 drift).
-  constexpr double g = 1.0 + 1e-6;
+  // 2. The union B of the face boxes of the last RefreshFaces (the face hierarchy's box)
+  //    carried by the motion (Bound) and grown. B holds S' + g n' for the faces then (S',
+  //    n') and g within the ranges then; g within today's ranges is at most
+  //    delta = max(|depth change|, |inflate change|) farther along n' (the depth change is
+  //    at most depth_fraction (2 drift + |depth_cap change|): face diameters change by at
+  //    most 2 drift). Now S = c + R (S' - c') + r with |r| <= drift (a weighted mean of the
+  //    vertices' r_i) and n = R n' + v: the edges, S_s and S_t (combinations of vertices
+  //    whose weights sum to zero) moved from R times their old values by at most k drift
+  //    (RefreshPoints: k = 1 + 1e-6 on quads, 2 on triangles), so N = S_s x S_t from R N' by
+  //    at most drift K + k^2 drift^2 (K >= k (|S_s| + |S_t|)) and |v| <= theta =
+  //    2 (drift K + k^2 drift^2) / N_min (|a/|a| - b/|b|| <= 2 |a - b| / |b|,
+  //    |R N'| = |N'| >= N_min; faces without a normal bound have boxes holding every
+  //    direction: v = 0 there). So y = c + R (y' - c') + r + g v with y' in B grown by
+  //    delta: the box of centre c + R (b - c') and half-widths |R| e + delta + drift +
+  //    max(depth, inflate) theta (b, e: B's centre and half-widths).
   const double theta =
       min_lower_ > 0.0
-          ? (4.0 * g * drift_ * max_spread_ + 8.0 * g * g * drift_ * drift_) / min_lower_
+          ? 2.0 * (drift_ * max_spread_ + spread_square_ * drift_ * drift_) / min_lower_
           : 0.0;
   const double ddepth = depth_fraction * (2.0 * drift_ + std::abs(depth_cap - fitted_cap_));
   const double dinflate = std::abs(inflate - fitted_inflate_);
-  const double grow = drift_ + std::max(ddepth + depth * theta, dinflate + inflate * theta) +
-                      1e-9 * std::max(depth, inflate) + 2e-6 * d;
+  const double grow = std::max(ddepth, dinflate) + drift_ +
+                      std::max(depth, inflate) * (theta + 1e-9) + 2e-6 * d;
   const Aabb& last = face_bvh_.bounds();
-  const Vec3 spread = Vec3::Constant(grow);
-  box.lo = box.lo.cwiseMax(last.lo + shift_ - spread);
-  box.hi = box.hi.cwiseMin(last.hi + shift_ + spread);
+  const Vec3 centre = centre_ + rotation_ * (0.5 * (last.lo + last.hi) - centroid_);
+  const Vec3 half = rotation_.cwiseAbs() * (0.5 * (last.hi - last.lo)) + Vec3::Constant(grow);
+  box.lo = box.lo.cwiseMax(centre - half);
+  box.hi = box.hi.cwiseMin(centre + half);
   return box;
 }
 
@@ -335,17 +385,14 @@ void ContactSurface::RefreshFaces(double inflate, double depth_fraction, double 
   face_share_.resize(nn > 0 ? nf : 0);
   face_boxes_.resize(nf);
   Vec3 x[4], lo, hi;
-  double spread2 = 0.0, lower2 = std::numeric_limits<double>::infinity();  // ReachBox
+  double lower = std::numeric_limits<double>::infinity();  // for ReachBox
   for (int f = 0; f < nf; ++f) {
     const int n = face_vertices(f, x);
     Aabb box;  // of the vertices, then grown
     for (int a = 0; a < n; ++a) box.Extend(x[a]);
     const NormalPolynomial N(x, n);
-    const double lower = N.Range(lo, hi);
-    if (lower > 0.0) {
-      spread2 = std::max(spread2, N.spread2);
-      lower2 = std::min(lower2, lower * lower);
-    }
+    const double bound = N.Range(lo, hi);
+    if (bound > 0.0) lower = std::min(lower, bound);
     // An accepted node is y = S(s, t) + gap n(s, t) with S in the hull of the vertices and
     // -depth <= gap <= capture, so y_i - S_i = gap n_i lies between the products of those
     // bounds and of lo_i <= n_i <= hi_i: [min(-depth hi_i, capture lo_i),
@@ -369,8 +416,7 @@ void ContactSurface::RefreshFaces(double inflate, double depth_fraction, double 
   fitted_inflate_ = inflate;
   fitted_fraction_ = depth_fraction;
   fitted_cap_ = depth_cap;
-  max_spread_ = std::sqrt(spread2);
-  min_lower_ = std::isfinite(lower2) ? std::sqrt(lower2) : 0.0;
+  min_lower_ = std::isfinite(lower) ? lower : 0.0;
   if (nn == 0) return;
   node_normal_.resize(nn);
   node_area_.resize(nn);
@@ -393,6 +439,17 @@ void ContactSurface::FitNodes() {
   for (int k = 0; k < nn; ++k) node_boxes_[k].lo = node_boxes_[k].hi = points_[nodes_[k]];
   if (node_bvh_.size() == nn && !node_bvh_.empty()) node_bvh_.Refit(node_boxes_);
   else node_bvh_.Build(node_boxes_, kNodeLeafSize);
+}
+
+double ContactSurface::NormalChangeBound(const Vec3* x, int n, double drift) {
+  double e[4][4];
+  for (int a = 0; a < n; ++a)
+    for (int c = a + 1; c < n; ++c) e[a][c] = (x[a] - x[c]).squaredNorm();
+  Vec3 lo, hi;
+  const double lower = NormalPolynomial(x, n).Range(lo, hi);
+  if (!(lower > 0.0)) return 2.0;
+  return 2.0 * (drift * std::sqrt(FaceSpread2(e, n)) + FaceDriftSquare(n) * drift * drift) /
+         lower;
 }
 
 void ContactSurface::NormalRange(const Vec3* x, int n, Vec3& lo, Vec3& hi) {

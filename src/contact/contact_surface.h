@@ -43,7 +43,8 @@ class ContactSurface {
   // largest point displacement since (a vertex distance grows at most by the displacements
   // of its two ends); faces, normals and hierarchies stay as they were (fresh() is false
   // until the next RefreshPoints). False, with nothing done, when it does not apply.
-  // (Mesh surfaces with faces only; also false for non-finite coordinates or velocities.)
+  // The motion is measured as a rigid motion (centroid shift and best-fit rotation) plus a
+  // drift. (Mesh surfaces with faces only; false for non-finite coordinates or velocities.)
   bool Bound(const body::Body& b);
   // Then (the capture distance depends on every surface's speed and face size): face boxes
   // holding every point y = S + g n of the face's normal segment with
@@ -62,6 +63,10 @@ class ContactSurface {
   // Bounds lo_i <= n_i <= hi_i (i = x, y, z) of the unit normal of the face x[0..n) over its
   // natural domain (-1 and 1 where no bound is found, e.g. a strongly warped quad).
   static void NormalRange(const Vec3* x, int n, Vec3& lo, Vec3& hi);
+  // The bound ReachBox uses for face x[0..n): after its vertices move to R x_a + t + r_a
+  // (R a rotation, |r_a| <= drift), the unit normal at every (s, t) of the face is within
+  // this distance of R times the old one (2, i.e. none, where NormalRange has no bound).
+  static double NormalChangeBound(const Vec3* x, int n, double drift);
 
   const body::Body* body() const { return body_; }
   bool is_mesh() const { return is_mesh_; }
@@ -86,6 +91,9 @@ class ContactSurface {
   double mean_face_diameter() const { return mean_diam_; }
   // Whether points and faces are current (RefreshPoints since the last Bound).
   bool fresh() const { return fresh_; }
+  // Set by the search for a surface of a stage-1 pair (refreshed directly next time).
+  bool paired() const { return paired_; }
+  void set_paired(bool p) { paired_ = p; }
   // Upper bounds of the largest and of the mean face diameter (exact when fresh).
   double max_diameter_bound() const { return max_bound_; }
   double mean_diameter_bound() const { return mean_bound_; }
@@ -121,15 +129,18 @@ class ContactSurface {
   geometry::Aabb bounds_;
   double max_speed_ = 0.0, mean_diam_ = 0.0, max_diam_ = 0.0;
   double max_bound_ = 0.0, mean_bound_ = 0.0;
-  bool fresh_ = false;
-  // Motion since the last RefreshPoints (Bound): centroid then, its shift, largest other
-  // displacement of a point.
-  Vec3 centroid_ = Vec3::Zero(), shift_ = Vec3::Zero();
+  bool fresh_ = false, paired_ = false;
+  // Motion since the last RefreshPoints (Bound): x_i = centre_ + rotation_ (x_i^last -
+  // centroid_) + r_i, |r_i| <= drift_ (centroid_: of the points then; centre_: now).
+  Vec3 centroid_ = Vec3::Zero(), centre_ = Vec3::Zero();
+  Mat3 rotation_ = Mat3::Identity();
   double drift_ = 0.0;
-  // Of the last RefreshFaces (ReachBox): its arguments, the largest (|S_s| + |S_t|) and the
-  // smallest normal-bound |N| over the faces with a normal bound (0: none).
+  // For ReachBox, of the last RefreshPoints: K >= k (|S_s| + |S_t|) over the faces and
+  // k^2 (k: how much S_s, S_t move per unit of drift); of the last RefreshFaces: its
+  // arguments and the smallest normal-bound |N| over the faces with one (0: none).
+  double max_spread_ = 0.0, spread_square_ = 1.0;
   double fitted_inflate_ = 0.0, fitted_fraction_ = 0.0, fitted_cap_ = 0.0;
-  double max_spread_ = 0.0, min_lower_ = 0.0;
+  double min_lower_ = 0.0;
 };
 
 }  // namespace solfec::contact

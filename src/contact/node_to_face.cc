@@ -87,12 +87,16 @@ void NodeToFace::Refresh(const std::vector<Body*>& bodies, double h, bool lazy) 
     return;
   }
   // A surface far from all others needs no faces: with `lazy`, a mesh surface seen before
-  // gets only its point bounds, speed and diameter bounds here (ContactSurface::Bound).
+  // and not paired by the last search gets only its point bounds, speed and diameter bounds
+  // here (ContactSurface::Bound).
   double vslave = 0.0;
   for (Body* b : bodies) {
     if (!ContactSurface::CanBeMaster(*b)) continue;
     ContactSurface& s = surfaces_[b->id()];
-    if (!lazy || !s.Bound(*b)) {
+    // A surface paired by the last search is likely paired again: refreshed directly.
+    const bool paired = s.paired();
+    s.set_paired(false);
+    if (!lazy || paired || !s.Bound(*b)) {
       s.RefreshPoints(*b);
       ++stats_.refreshed;
     }
@@ -150,6 +154,8 @@ void NodeToFace::RefreshPaired(std::vector<std::pair<int, int>>& pairs,
     Freshen(i);
     Freshen(j);
     if (stale && !SurfaceBox(i).Overlaps(SurfaceBox(j))) continue;
+    active_[i]->set_paired(true);
+    active_[j]->set_paired(true);
     pairs[kept++] = {i, j};
   }
   pairs.resize(kept);

@@ -142,7 +142,8 @@ class NodeToFace {
   void Refresh(const std::vector<body::Body*>& bodies, double h, bool lazy);
   // After the octree over the reach boxes: refreshes the surfaces of the pairs that can
   // make a pass (not two convex surfaces, not an excluded body pair), then keeps the pairs
-  // whose refreshed boxes overlap (the octree's pairs over refreshed boxes, in order).
+  // whose refreshed boxes overlap (the octree's pairs over refreshed boxes, in order) and
+  // marks their surfaces paired.
   void RefreshPaired(std::vector<std::pair<int, int>>& pairs, const Filters& filters);
   // Refreshes active surface i in full if it is not (points, faces, margin).
   void Freshen(int i);
