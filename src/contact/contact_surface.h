@@ -38,13 +38,14 @@ class ContactSurface {
   // convex layout changed).
   void RefreshPoints(const body::Body& b);
   // The cheap alternative for a search that may not need this surface (a mesh surface
-  // already built for b, not refreshed itself): the current point bounds and max speed,
-  // and upper bounds of the face diameters, those of the last RefreshPoints plus twice the
-  // largest point displacement since (a vertex distance grows at most by the displacements
-  // of its two ends); faces, normals and hierarchies stay as they were (fresh() is false
-  // until the next RefreshPoints). False, with nothing done, when it does not apply.
-  // The motion is measured as a rigid motion (centroid shift and best-fit rotation) plus a
-  // drift. (Mesh surfaces with faces only; false for non-finite coordinates or velocities.)
+  // already built for b, not refreshed itself): the current point bounds and max speed, the
+  // motion since the last RefreshPoints as a rigid motion (centroid shift, best-fit
+  // rotation) plus a drift (the largest remaining point displacement), and upper bounds of
+  // the face diameters, those of the last RefreshPoints plus twice the drift (the rigid
+  // motion keeps distances; the drifts of two vertices change theirs by at most the sum);
+  // faces, normals and hierarchies stay as they were (fresh() is false until the next
+  // RefreshPoints). False, with nothing done, when it does not apply (mesh surfaces with
+  // faces only; non-finite coordinates or velocities).
   bool Bound(const body::Body& b);
   // Then (the capture distance depends on every surface's speed and face size): face boxes
   // holding every point y = S + g n of the face's normal segment with
