@@ -109,11 +109,10 @@ void NodeToFace::Refresh(const std::vector<Body*>& bodies, double h, bool lazy) 
   double mmax = 0.0;
   depth_cap_ = 0.0;
   for (ContactSurface* s : active_) {
-    margin_.push_back(options.margin >= 0.0 ? options.margin : 1e-4 * s->mean_face_diameter());
+    margin_.push_back(MarginFor(s->mean_face_diameter()));
     if (!s->is_mesh()) continue;
     depth_cap_ = std::max(depth_cap_, s->mean_diameter_bound());
-    mmax = std::max(mmax, options.margin >= 0.0 ? options.margin
-                                                : 1e-4 * s->mean_diameter_bound());
+    mmax = std::max(mmax, MarginFor(s->mean_diameter_bound()));
   }
   for (int i = 0; i < static_cast<int>(active_.size()); ++i) {
     inflate_.push_back(2.0 * mmax + max_previous_gap_ +
@@ -132,7 +131,7 @@ void NodeToFace::Freshen(int i) {
   ++stats_.refreshed;
   s.RefreshPoints(*s.body());
   s.RefreshFaces(inflate_[i], options.depth_fraction, depth_cap_);
-  margin_[i] = options.margin >= 0.0 ? options.margin : 1e-4 * s.mean_face_diameter();
+  margin_[i] = MarginFor(s.mean_face_diameter());
 }
 
 geometry::Aabb NodeToFace::SurfaceBox(int i) const {

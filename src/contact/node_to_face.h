@@ -147,6 +147,10 @@ class NodeToFace {
   void RefreshPaired(std::vector<std::pair<int, int>>& pairs, const Filters& filters);
   // Refreshes active surface i in full if it is not (points, faces, margin).
   void Freshen(int i);
+  // A slave's margin: options.margin, or by default 1e-4 times its mean face diameter.
+  double MarginFor(double mean_face_diameter) const {
+    return options.margin >= 0.0 ? options.margin : 1e-4 * mean_face_diameter;
+  }
   // The octree box of active surface i: its face hierarchy's box if fresh, else its reach.
   geometry::Aabb SurfaceBox(int i) const;
   void Passes(const std::vector<std::pair<int, int>>& body_pairs, const Filters& filters,
