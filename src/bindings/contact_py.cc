@@ -41,7 +41,15 @@ py::dict StatsDict(const contact::NodeToFace& n) {
   r["contacts"] = s.contacts;
   r["surfaces"] = s.surfaces;
   r["refreshed"] = s.refreshed;
+  r["octree_pairs"] = s.octree_pairs;
   r["accumulated"] = n.accumulated_time();
+  const contact::NodeToFaceStats& a = n.accumulated_stages();
+  py::dict stages;
+  stages["refresh"] = a.refresh;
+  stages["octree"] = a.octree;
+  stages["bvh"] = a.bvh;
+  stages["local"] = a.local;
+  r["accumulated_stages"] = stages;
   r["searches"] = n.searches();
   return r;
 }
@@ -86,7 +94,8 @@ void DefineContact(py::module_& m) {
   m.def("contact_method", [](const Domain& d) {
     return d.node_to_face.enabled() ? "NODE_TO_FACE" : "OVERLAP";
   });
-  // Timings [s] and counts of the last node-to-face search, and the accumulated search time.
+  // Timings [s] and counts of the last node-to-face search, and the accumulated search time
+  // (process CPU) and stage times (wall clock) since the last reset.
   m.def("node_to_face_stats", [](const Domain& d) { return StatsDict(d.node_to_face); });
   m.def("node_to_face_reset_timer", [](Domain& d) { d.node_to_face.ResetAccumulated(); });
   // Runs one node-to-face search on the current configuration `repeat` times (method

@@ -111,8 +111,6 @@ void ContactSurface::Build(const Body& b) {
   face_diam_.clear();
   nodes_.clear();
   node_surfid_.clear();
-  node_faces_.clear();
-  node_first_.clear();
   slot_.clear();
   layout_.clear();
   is_mesh_ = CanBeSlave(b);
@@ -126,28 +124,18 @@ void ContactSurface::BuildMesh(const Body& b) {
   const auto& mesh = AsMeshFe(b)->mesh();
   ref_points_ = mesh.nodes;
   std::map<int, int> slot;  // mesh node -> slave node index
-  std::vector<std::vector<int>> around;  // faces around each slave node
   for (const auto& f : mesh.BoundaryFaces()) {
     SurfaceFace sf;
     sf.size = static_cast<int>(f.nodes.size());
     for (int a = 0; a < sf.size; ++a) sf.vertices[a] = f.nodes[a];
     sf.surfid = f.surfid;
-    const int fi = static_cast<int>(faces_.size());
     faces_.push_back(sf);
     for (int a = 0; a < sf.size; ++a) {
-      auto [it, inserted] = slot.try_emplace(f.nodes[a], static_cast<int>(nodes_.size()));
-      if (inserted) {
+      if (slot.try_emplace(f.nodes[a], static_cast<int>(nodes_.size())).second) {
         nodes_.push_back(f.nodes[a]);
         node_surfid_.push_back(sf.surfid);
-        around.emplace_back();
       }
-      around[it->second].push_back(fi);
     }
-  }
-  node_first_.push_back(0);
-  for (const std::vector<int>& faces : around) {
-    node_faces_.insert(node_faces_.end(), faces.begin(), faces.end());
-    node_first_.push_back(static_cast<int>(node_faces_.size()));
   }
   slot_.assign(ref_points_.size(), -1);
   for (const auto& [point, k] : slot) slot_[point] = k;
@@ -376,14 +364,17 @@ Aabb ContactSurface::ReachBox(double inflate, double depth_fraction, double dept
 }
 
 void ContactSurface::RefreshFaces(double inflate, double depth_fraction, double depth_cap) {
-  // Per face (one pass): its box and (slave surfaces) area vector; then the slave nodes'
-  // area-weighted normals (the sums of the area vectors around) and tributary areas; then
-  // the face hierarchy refitted.
+  // One pass over the faces: each face's box and (slave surfaces) its area vector and area
+  // share added to its vertices' normals and tributary areas (a face's vertices are slave
+  // nodes; faces in order, so every node sums its faces in increasing order); then the face
+  // hierarchy refitted.
   const int nf = static_cast<int>(faces_.size());
   const int nn = static_cast<int>(nodes_.size());
-  face_area_.resize(nn > 0 ? nf : 0);
-  face_share_.resize(nn > 0 ? nf : 0);
   face_boxes_.resize(nf);
+  if (nn > 0) {
+    node_normal_.assign(nn, Vec3::Zero());
+    node_area_.assign(nn, 0.0);
+  }
   Vec3 x[4], lo, hi;
   double lower = std::numeric_limits<double>::infinity();  // for ReachBox
   for (int f = 0; f < nf; ++f) {
@@ -407,8 +398,13 @@ void ContactSurface::RefreshFaces(double inflate, double depth_fraction, double 
     }
     face_boxes_[f] = box;
     if (nn > 0) {
-      face_area_[f] = N.Area(n);
-      face_share_[f] = N.Share(n);
+      const Vec3 area = N.Area(n);
+      const double share = N.Share(n);
+      for (int a = 0; a < n; ++a) {
+        const int k = slot_[faces_[f].vertices[a]];
+        node_normal_[k] += area;
+        node_area_[k] += share;
+      }
     }
   }
   if (face_bvh_.size() == nf && !face_bvh_.empty()) face_bvh_.Refit(face_boxes_);
@@ -417,28 +413,18 @@ void ContactSurface::RefreshFaces(double inflate, double depth_fraction, double 
   fitted_fraction_ = depth_fraction;
   fitted_cap_ = depth_cap;
   min_lower_ = std::isfinite(lower) ? lower : 0.0;
-  if (nn == 0) return;
-  node_normal_.resize(nn);
-  node_area_.resize(nn);
-  for (int k = 0; k < nn; ++k) {
-    Vec3 normal = Vec3::Zero();
-    double area = 0.0;
-    for (int i = node_first_[k]; i < node_first_[k + 1]; ++i) {
-      normal += face_area_[node_faces_[i]];
-      area += face_share_[node_faces_[i]];
-    }
-    node_normal_[k] = normal;
-    node_area_[k] = area;
-  }
 }
 
 void ContactSurface::FitNodes() {
   const int nn = static_cast<int>(nodes_.size());
   if (nn == 0) return;
-  node_boxes_.resize(nn);
-  for (int k = 0; k < nn; ++k) node_boxes_[k].lo = node_boxes_[k].hi = points_[nodes_[k]];
-  if (node_bvh_.size() == nn && !node_bvh_.empty()) node_bvh_.Refit(node_boxes_);
-  else node_bvh_.Build(node_boxes_, kNodeLeafSize);
+  if (node_bvh_.empty()) {  // built once (the leaf size set), then refitted
+    std::vector<Aabb> boxes(nn);
+    for (int k = 0; k < nn; ++k) boxes[k].lo = boxes[k].hi = points_[nodes_[k]];
+    node_bvh_.Build(boxes, kNodeLeafSize);
+    return;
+  }
+  node_bvh_.RefitPoints(points_, nodes_);
 }
 
 double ContactSurface::NormalChangeBound(const Vec3* x, int n, double drift) {

@@ -117,15 +117,10 @@ class ContactSurface {
   std::vector<Vec3> points_, ref_points_, velocities_;
   std::vector<SurfaceFace> faces_;
   std::vector<double> face_diam_;
-  std::vector<Vec3> face_area_;           // area vectors (slave surfaces only)
-  std::vector<double> face_share_;        // |area| / vertex count (slave surfaces only)
-  std::vector<geometry::Aabb> node_boxes_;  // point boxes of the slave nodes
   std::vector<geometry::Aabb> face_boxes_;
   std::vector<int> nodes_, node_surfid_, slot_;
   std::vector<Vec3> node_normal_;
   std::vector<double> node_area_;
-  // Faces around slave node k: node_faces_[node_first_[k] .. node_first_[k + 1]).
-  std::vector<int> node_first_, node_faces_;
   SurfaceBvh face_bvh_, node_bvh_;
   geometry::Aabb bounds_;
   double max_speed_ = 0.0, mean_diam_ = 0.0, max_diam_ = 0.0;

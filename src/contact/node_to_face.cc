@@ -359,6 +359,9 @@ std::vector<NodeFaceContact> NodeToFace::Search(const std::vector<Body*>& bodies
   std::vector<NodeFaceContact> out = SearchWith(run_method, bodies, h, filters);
   accumulated_ += stats_.total;
   ++searches_;
+  NodeToFaceStats& a = accumulated_stages_;
+  a.refresh += stats_.refresh, a.octree += stats_.octree, a.bvh += stats_.bvh;
+  a.local += stats_.local;
   return out;
 }
 
@@ -385,6 +388,7 @@ std::vector<NodeFaceContact> NodeToFace::SearchWith(SearchMethod method,
     boxes.clear();
     for (int i = 0; i < static_cast<int>(active_.size()); ++i) boxes.push_back(SurfaceBox(i));
     octree_.Pairs(boxes, pairs);
+    stats_.octree_pairs = static_cast<int>(pairs.size());
     stats_.octree = timer.Stop();
     timer.Start();
     RefreshPaired(pairs, filters);

@@ -75,6 +75,7 @@ struct NodeToFaceStats {
   int contacts = 0;            // stage 3 output
   int surfaces = 0;            // surfaces of the search
   int refreshed = 0;           // of them refreshed in full (the others only bounded)
+  int octree_pairs = 0;        // stage 1 pairs before the refreshed boxes are compared
 };
 
 // Node-to-face contacts are marked in the Constraint by piece1 = -2 - face and
@@ -128,10 +129,15 @@ class NodeToFace {
                          const Filters& filters = {});
 
   const NodeToFaceStats& stats() const { return stats_; }
-  // Accumulated search time [s] (all Search calls, e.g. over a RUN) and the number of calls.
+  // Accumulated search time [s] (all Search calls, e.g. over a RUN) and the number of calls;
+  // the stage times accumulated over the same calls (refresh, octree, bvh, local).
   double accumulated_time() const { return accumulated_; }
   long searches() const { return searches_; }
-  void ResetAccumulated() { accumulated_ = 0.0, searches_ = 0; }
+  const NodeToFaceStats& accumulated_stages() const { return accumulated_stages_; }
+  void ResetAccumulated() {
+    accumulated_ = 0.0, searches_ = 0;
+    accumulated_stages_ = NodeToFaceStats();
+  }
 
  private:
   struct Pass {  // one ordered (master, slave) surface pair
@@ -215,6 +221,7 @@ class NodeToFace {
   NodeToFaceStats stats_;
   double accumulated_ = 0.0;
   long searches_ = 0;
+  NodeToFaceStats accumulated_stages_;
 };
 
 }  // namespace solfec::contact

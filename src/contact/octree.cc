@@ -3,23 +3,55 @@
 
 #include <algorithm>
 
-#include "base/counting_sort.h"
 
 namespace solfec::contact {
 
 using geometry::Aabb;
 
-void Octree::Octant(const Aabb& cell, size_t begin, size_t end, int depth) {
+namespace {
+
+// The children of an octant (child c: upper half along axis k iff bit k of c) that box b
+// overlaps, as a bit set: b overlaps its parent, so it overlaps the lower half along k iff
+// b.lo_k <= mid_k and the upper half iff b.hi_k >= mid_k (closed cells, as Aabb::Overlaps).
+inline unsigned ChildMask(const Aabb& b, const Vec3& mid) {
+  constexpr unsigned kLower[3] = {0x55, 0x33, 0x0F}, kUpper[3] = {0xAA, 0xCC, 0xF0};
+  unsigned mask = 0xFF;
+  for (int k = 0; k < 3; ++k)
+    mask &= (b.lo[k] <= mid[k] ? kLower[k] : 0u) | (b.hi[k] >= mid[k] ? kUpper[k] : 0u);
+  return mask;
+}
+
+}  // namespace
+
+void Octree::Octant(const Aabb& cell, size_t begin, size_t end, int depth, unsigned closed) {
   const std::vector<Aabb>& boxes = *boxes_;
   const size_t count = end - begin;
   if (static_cast<int>(count) <= options.max_items || depth >= options.max_depth) {
-    for (size_t a = begin; a < end; ++a)
-      for (size_t b = a + 1; b < end; ++b)
-        if (boxes[items_[a]].Overlaps(boxes[items_[b]]))
+    // Two overlapping boxes share every leaf their intersection meets: the pair is reported
+    // by one of them, the leaf holding the intersection's lowest corner p (cells half open,
+    // [lo, hi), but along the root's upper faces: `closed`). Every octant holding p holds
+    // both boxes, so the descent along p ends in a leaf with both: each overlapping pair
+    // once, with no repeats to drop.
+    for (size_t a = begin; a < end; ++a) {
+      const Aabb& A = boxes[items_[a]];
+      for (size_t b = a + 1; b < end; ++b) {
+        const Aabb& B = boxes[items_[b]];
+        if (!A.Overlaps(B)) continue;
+        bool mine = true;
+        for (int k = 0; k < 3; ++k) {
+          const double p = std::max(A.lo[k], B.lo[k]);
+          mine = mine && p >= cell.lo[k] && (p < cell.hi[k] || ((closed >> k) & 1u));
+        }
+        if (mine)
           pairs_->emplace_back(std::min(items_[a], items_[b]), std::max(items_[a], items_[b]));
+      }
+    }
     return;
   }
   const Vec3 mid = 0.5 * (cell.lo + cell.hi);
+  // Each box's children at once (one pass, 6 comparisons a box), then the children's lists.
+  masks_.resize(std::max(masks_.size(), end));
+  for (size_t i = begin; i < end; ++i) masks_[i] = ChildMask(boxes[items_[i]], mid);
   for (int c = 0; c < 8; ++c) {
     Aabb child;
     for (int k = 0; k < 3; ++k) {
@@ -30,12 +62,14 @@ void Octree::Octant(const Aabb& cell, size_t begin, size_t end, int depth) {
     // The child's items go on top of the stack (items_ may reallocate: indices only).
     const size_t first = items_.size();
     for (size_t i = begin; i < end; ++i)
-      if (boxes[items_[i]].Overlaps(child)) items_.push_back(items_[i]);
+      if ((masks_[i] >> c) & 1u) items_.push_back(items_[i]);
     const size_t last = items_.size();
     if (last - first >= 2) {
       // A child that every box overlaps would repeat its parent down to max_depth (8^depth
       // octants where many boxes share a corner): it becomes a leaf instead.
-      Octant(child, first, last, last - first == count ? options.max_depth : depth + 1);
+      // Its upper face along k is the root's if its parent's is and it is the upper half.
+      Octant(child, first, last, last - first == count ? options.max_depth : depth + 1,
+             closed & static_cast<unsigned>(c));
     }
     items_.resize(first);
   }
@@ -53,20 +87,8 @@ void Octree::Pairs(const std::vector<Aabb>& boxes, std::vector<std::pair<int, in
     root.Extend(boxes[i]);
     items_.push_back(static_cast<int>(i));
   }
-  Octant(root, 0, items_.size(), 0);
-  // Sorted and unique: the pairs bucketed by their first box (a counting sort), each bucket
-  // (a box's few neighbours, repeated once per shared leaf) sorted by the second box and its
-  // repeats dropped; O(pairs + boxes) but for the small sorts.
-  const int n = static_cast<int>(boxes.size());
-  CountingSortBy(pairs, n, [](const std::pair<int, int>& p) { return p.first; }, end_,
-                 scratch_);
-  pairs.clear();
-  for (int i = 0, begin = 0; i < n; begin = end_[i++]) {
-    const auto first = scratch_.begin() + begin, last = scratch_.begin() + end_[i];
-    std::sort(first, last);
-    for (auto it = first; it != last; ++it)
-      if (it == first || it->second != (it - 1)->second) pairs.push_back(*it);
-  }
+  Octant(root, 0, items_.size(), 0, 7u);
+  std::sort(pairs.begin(), pairs.end());
 }
 
 std::vector<std::pair<int, int>> OctreePairs(const std::vector<Aabb>& boxes,

@@ -19,7 +19,8 @@ struct OctreeOptions {
 // and is shallower than max_depth (a child overlapped by all its parent's boxes is a leaf:
 // no progress); a box is stored in every child octant it overlaps (so a
 // large box, e.g. a ground plate, reaches many leaves); pairs sharing a leaf are tested for
-// overlap and the duplicates from several shared leaves are removed. Empty octants are never
+// overlap, and a pair sharing several is reported by one: the leaf holding the lowest corner
+// of the two boxes' intersection (Octree::Octant). Empty octants are never
 // created (the pointer-based tree of the paper keeps only non-empty octants).
 std::vector<std::pair<int, int>> OctreePairs(const std::vector<geometry::Aabb>& boxes,
                                              const OctreeOptions& options = {});
@@ -33,14 +34,14 @@ class Octree {
   void Pairs(const std::vector<geometry::Aabb>& boxes, std::vector<std::pair<int, int>>& pairs);
 
  private:
-  // Octant holding items_[begin, end) (its children's items are appended after `end`).
-  void Octant(const geometry::Aabb& cell, size_t begin, size_t end, int depth);
+  // Octant holding items_[begin, end) (its children's items are appended after `end`); bit k
+  // of `closed`: its upper face along axis k is the root's (closed, not half open).
+  void Octant(const geometry::Aabb& cell, size_t begin, size_t end, int depth, unsigned closed);
 
   const std::vector<geometry::Aabb>* boxes_ = nullptr;
   std::vector<std::pair<int, int>>* pairs_ = nullptr;
   std::vector<int> items_;  // a stack of the item lists of the octants being split
-  std::vector<int> end_;  // bucket ends of the pairs by their first box
-  std::vector<std::pair<int, int>> scratch_;
+  std::vector<unsigned> masks_;  // per entry of items_ being split: its children (bit set)
 };
 
 }  // namespace solfec::contact

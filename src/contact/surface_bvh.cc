@@ -54,26 +54,56 @@ int SurfaceBvh::BuildRange(std::vector<int>& order, const std::vector<Vec3>& cen
   return id;
 }
 
+template <class LeafBox>
+void SurfaceBvh::Sweep(LeafBox&& leaf) {
+  // Children are stored after their parent: a reverse sweep visits them first.
+  for (int i = static_cast<int>(nodes_.size()) - 1; i >= 0; --i) {
+    Node& n = nodes_[i];
+    if (n.count > 0) {
+      leaf(n);
+      continue;
+    }
+    n.box = nodes_[i + 1].box;
+    n.box.Extend(nodes_[n.right].box);
+    n.extent = static_cast<float>((n.box.hi - n.box.lo).sum());
+  }
+}
+
 void SurfaceBvh::Refit(const std::vector<Aabb>& boxes) {
   if (static_cast<int>(boxes.size()) != num_primitives_) {
     Build(boxes, leaf_size_);
     return;
   }
   for (size_t e = 0; e < leaf_boxes_.size(); ++e) leaf_boxes_[e] = boxes[leaf_primitives_[e]];
-  // Children are stored after their parent: a reverse sweep visits them first.
-  for (int i = static_cast<int>(nodes_.size()) - 1; i >= 0; --i) {
-    Node& n = nodes_[i];
-    if (n.count == 0) {
-      n.box = nodes_[i + 1].box;
-      n.box.Extend(nodes_[n.right].box);
-      n.extent = static_cast<float>((n.box.hi - n.box.lo).sum());
-    } else if (leaf_size_ == 1) {
+  Sweep([&](Node& n) {
+    if (leaf_size_ == 1) {
       n.box = boxes[n.first];
-    } else {
-      n.box = leaf_boxes_[n.first];
-      for (int e = 1; e < n.count; ++e) n.box.Extend(leaf_boxes_[n.first + e]);
+      return;
     }
+    n.box = leaf_boxes_[n.first];
+    for (int e = 1; e < n.count; ++e) n.box.Extend(leaf_boxes_[n.first + e]);
+  });
+}
+
+void SurfaceBvh::RefitPoints(const std::vector<Vec3>& points, const std::vector<int>& index) {
+  if (static_cast<int>(index.size()) != num_primitives_ || empty()) {
+    std::vector<Aabb> boxes(index.size());
+    for (size_t i = 0; i < index.size(); ++i) boxes[i].lo = boxes[i].hi = points[index[i]];
+    Build(boxes, leaf_size_);
+    return;
   }
+  Sweep([&](Node& n) {
+    if (leaf_size_ == 1) {
+      n.box.lo = n.box.hi = points[index[n.first]];
+      return;
+    }
+    n.box = Aabb();
+    for (int e = n.first; e < n.first + n.count; ++e) {
+      const Vec3& p = points[index[leaf_primitives_[e]]];
+      leaf_boxes_[e].lo = leaf_boxes_[e].hi = p;
+      n.box.Extend(p);
+    }
+  });
 }
 
 }  // namespace solfec::contact

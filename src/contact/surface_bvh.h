@@ -38,6 +38,9 @@ class SurfaceBvh {
   void Build(const std::vector<geometry::Aabb>& boxes, int leaf_size = 1);
   // Same number of boxes as at Build (otherwise Build is called with the same leaf size).
   void Refit(const std::vector<geometry::Aabb>& boxes);
+  // Refit for point primitives: primitive i is the point points[index[i]] (a box of zero
+  // size), read straight into the leaves (a hierarchy built over as many point boxes).
+  void RefitPoints(const std::vector<Vec3>& points, const std::vector<int>& index);
 
   bool empty() const { return nodes_.empty(); }
   int size() const { return num_primitives_; }
@@ -50,6 +53,10 @@ class SurfaceBvh {
 
  private:
   int BuildRange(std::vector<int>& order, const std::vector<Vec3>& centres, int begin, int end);
+  // The bottom-up sweep of both refits: leaf(node) sets a leaf's box (and its entries'),
+  // internal nodes get the union of their children's and its extent.
+  template <class LeafBox>
+  void Sweep(LeafBox&& leaf);
 
   std::vector<Node> nodes_;  // nodes_[0] is the root; children follow their parent
   std::vector<int> leaf_primitives_;

@@ -123,7 +123,8 @@ def solver(setting):
 
 def timed_run(outdir, count, setting, steps, method):
     """A pile run whose steps search with `method`: the pile after one warm-up step and
-    `steps` timed steps, the process CPU time of those steps and their search time."""
+    `steps` timed steps, the process CPU time of those steps, their search time and its
+    stages (wall clock: refresh, octree, bvh, local)."""
     step = SETTINGS[setting]["step"]
     sol = pile(outdir, count, setting)
     d = sol._domain
@@ -135,7 +136,8 @@ def timed_run(outdir, count, setting, steps, method):
     t0 = time.process_time()
     RUN(sol, gs, steps * step)
     total = time.process_time() - t0
-    return sol, total, core.node_to_face_stats(d)["accumulated"]
+    st = core.node_to_face_stats(d)
+    return sol, total, st["accumulated"], st["accumulated_stages"]
 
 
 def measure(count, setting, steps, repeat, brute, runs):
@@ -150,19 +152,21 @@ def measure(count, setting, steps, repeat, brute, runs):
         sol = None
         for i in range(runs):
             for m in RUN_METHODS:
-                s, total, search = timed_run(os.path.join(tmp, f"{m}{i}"), count, setting,
-                                             steps, m)
+                s, total, search, stages = timed_run(os.path.join(tmp, f"{m}{i}"), count,
+                                                     setting, steps, m)
                 finals.append(core.node_to_face_search(s._domain, "THREE_STAGE", 1)["contacts"])
                 if m not in best or search < best[m][1]:
-                    best[m] = (total, search)
+                    best[m] = (total, search, stages)
                 if m == "THREE_STAGE":
                     sol, ncon = s, s.ncon
-        total, search = best["THREE_STAGE"]
+        total, search, _ = best["THREE_STAGE"]
         r = {"setting": setting, "cubes": count, "contact_nodes": 56 * count,
              "contact_faces": 54 * count, "steps": steps, "step_time": total / steps,
              "search_time_per_step": search / steps, "search_share": search / total,
              "constraints": ncon, "methods": {},
              "run_search_per_step": {m: best[m][1] / steps for m in RUN_METHODS},
+             "run_stages_per_step": {m: {k: v / steps for k, v in best[m][2].items()}
+                                     for m in RUN_METHODS},
              "run_same": all(f == finals[0] for f in finals)}
         # Then the final configuration of a 3-stage run, searched in the same process
         # (process CPU time) with the four ways of finding the node-face pairs. The repeats
@@ -206,9 +210,14 @@ def row(r):
 
     same = all(v["same"] for v in ms.values()) and r["run_same"]
     run = r["run_search_per_step"]
+    # Stages 2-3 (the hierarchies and the local tests: what the two BVH methods do
+    # differently; refresh and octree are the same code for both) in the runs.
+    bvh_stages = {m: r["run_stages_per_step"][m]["bvh"] + r["run_stages_per_step"][m]["local"]
+                  for m in RUN_METHODS}
     return (f"{r['setting']:>6} {r['cubes']:5d} {r['contact_nodes']:6d} "
             f"{ms['THREE_STAGE']['contacts']:8d} {1e3 * run['THREE_STAGE']:8.2f} "
             f"{1e3 * run['CLASSIC_BVH']:8.2f} {run['CLASSIC_BVH'] / run['THREE_STAGE']:6.1f} "
+            f"{bvh_stages['CLASSIC_BVH'] / bvh_stages['THREE_STAGE']:6.1f} "
             f"{ms['THREE_STAGE']['elementary_pairs']:9d} "
             f"{ms['CLASSIC_BVH']['elementary_pairs']:9d} {1e3 * t3:8.2f} "
             f"{col('CLASSIC_BVH', 8)} {col('BRUTE_FORCE', 9)} {col('BRUTE_FORCE_BOXED', 8)} "
@@ -235,11 +244,13 @@ def main():
             ap.error(f"--{name} must be at least 1 (got {getattr(a, name)})")
     rows = []
     print("times: process CPU; run: search time per step over a run of each method's own (the "
-          "paper's Table 3); final: one search of the final configuration; x: ratio to the "
-          "3-stage search; step ms, srch %: the 3-stage run's step time and search share",
+          "paper's Table 3); x 2-3: the same ratio for stages 2-3 only (hierarchies and local "
+          "tests; refresh and octree are shared code); final: one search of the final "
+          "configuration; x: ratio to the 3-stage search; step ms, srch %: the 3-stage run's "
+          "step time and search share",
           flush=True)
     print(f"{'set':>6} {'cubes':>5} {'nodes':>6} {'contacts':>8} {'run 3st':>8} "
-          f"{'run cl':>8} {'x':>6} {'pairs 3st':>9} {'pairs cl':>9} {'3st ms':>8} "
+          f"{'run cl':>8} {'x':>6} {'x 2-3':>6} {'pairs 3st':>9} {'pairs cl':>9} {'3st ms':>8} "
           f"{'class ms':>8} {'x':>6} {'brute ms':>9} {'x':>6} {'box ms':>8} {'x':>6} "
           f"{'step ms':>8} {'srch %':>7} {'same':>4}", flush=True)
     for setting in a.setting:

@@ -130,3 +130,27 @@ def test_run_method_rejects_unknown_method(outdir):
     sol, _ = model(outdir)
     with pytest.raises(ValueError, match="node_to_face_run_method.*'method'"):
         solfec._solfec.node_to_face_run_method(sol._domain, "OCTREE")
+
+
+def test_accumulated_stage_times_are_the_sums_of_the_steps_and_reset(outdir):
+    # The benchmark's in-run stage split: node_to_face_stats' "accumulated_stages" is the sum,
+    # over the searches since the last reset, of each search's stage times.
+    sol, bulk = model(outdir)
+    fe_block(sol, bulk, 0.002)
+    gs = GAUSS_SEIDEL_SOLVER(1e-10, 1000, meritval=1e-16)
+    core = solfec._solfec
+    RUN(sol, gs, H)
+    core.node_to_face_reset_timer(sol._domain)
+    assert core.node_to_face_stats(sol._domain)["accumulated_stages"] == {
+        "refresh": 0.0, "octree": 0.0, "bvh": 0.0, "local": 0.0}
+    sums = dict.fromkeys(("refresh", "octree", "bvh", "local"), 0.0)
+    for _ in range(5):
+        RUN(sol, gs, H)
+        st = core.node_to_face_stats(sol._domain)
+        for k in sums:
+            sums[k] += st[k]
+    st = core.node_to_face_stats(sol._domain)
+    assert st["searches"] == 5
+    for k, v in sums.items():
+        assert st["accumulated_stages"][k] == pytest.approx(v, rel=1e-12, abs=1e-15)
+    assert st["accumulated_stages"]["refresh"] > 0.0 and st["accumulated_stages"]["local"] > 0.0

@@ -261,6 +261,36 @@ TEST(Octree, ReusedTreeGivesTheBruteForceOverlapsOfEachCall) {
   }
 }
 
+// Boxes on a grid of unit cells (corners at integers, so on the octants' mid-planes), flat
+// and point boxes among them, boxes touching at a face, an edge or a corner only: every
+// touching or overlapping pair once (the leaf of the intersection's lowest corner reports it;
+// with closed boxes, touching is overlapping), also when the root is flat along an axis.
+TEST(Octree, BoxesOnMidPlanesTouchingOrFlatGiveEachPairOnce) {
+  std::mt19937 rng(5);
+  std::uniform_int_distribution<int> corner(0, 8), extent(0, 3);
+  for (int flat_axis = -1; flat_axis < 3; ++flat_axis) {
+    std::vector<geometry::Aabb> boxes(120);
+    for (auto& b : boxes) {
+      const Vec3 lo(corner(rng), corner(rng), corner(rng));
+      Vec3 hi = lo + Vec3(extent(rng), extent(rng), extent(rng));
+      b.Extend(lo);
+      b.Extend(hi);
+      if (flat_axis >= 0) b.lo[flat_axis] = b.hi[flat_axis] = 2.0;
+    }
+    std::vector<std::pair<int, int>> brute;
+    for (int i = 0; i < static_cast<int>(boxes.size()); ++i)
+      for (int j = i + 1; j < static_cast<int>(boxes.size()); ++j)
+        if (boxes[i].Overlaps(boxes[j])) brute.emplace_back(i, j);
+    EXPECT_GT(brute.size(), 200u);
+    for (int depth : {1, 3, 6}) {
+      OctreeOptions options;
+      options.max_depth = depth;
+      EXPECT_EQ(OctreePairs(boxes, options), brute) << "flat axis " << flat_axis << " depth "
+                                                   << depth;
+    }
+  }
+}
+
 TEST(SurfaceBvh, TraversalFindsExactlyTheOverlappingLeafPairs) {
   const std::vector<geometry::Aabb> a = RandomBoxes(300, 3), b = RandomBoxes(250, 5);
   SurfaceBvh ta, tb;
