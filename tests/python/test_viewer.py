@@ -130,7 +130,7 @@ def test_page_renders_bodies_follows_the_slider_and_picks_a_body(viewer, tmp_pat
     p = subprocess.run(["node", os.path.join(ROOT, "tests", "viewer", "e2e.mjs"),
                         f"http://127.0.0.1:{viewer}/{query}", str(art)], capture_output=True,
                        text=True,
-                       timeout=50, env={**os.environ, "VIEWER_DIR": VIEWER_DIR,
+                       timeout=240, env={**os.environ, "VIEWER_DIR": VIEWER_DIR,
                                         "CHROMIUM": CHROMIUM})
     assert p.returncode == 0, p.stderr
     out = json.loads(p.stdout.strip().splitlines()[-1])
@@ -256,7 +256,7 @@ def test_page_draws_spheres_as_impostors_and_picks_one(tmp_path):
         art.mkdir()
         p = subprocess.run(["node", os.path.join(ROOT, "tests", "viewer", "e2e.mjs"),
                             f"http://127.0.0.1:{port}/", str(art)], capture_output=True,
-                           text=True, timeout=50, env={**os.environ, "VIEWER_DIR": VIEWER_DIR,
+                           text=True, timeout=240, env={**os.environ, "VIEWER_DIR": VIEWER_DIR,
                                                        "CHROMIUM": CHROMIUM})
         assert p.returncode == 0, p.stderr
         out = json.loads(p.stdout.strip().splitlines()[-1])

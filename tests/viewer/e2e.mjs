@@ -12,7 +12,7 @@ try {
   const page = await openPage(browser, out.errors);
   page.on('console', (m) => { if (m.type() === 'error') out.errors.push(m.text()); });
   await page.goto(url);
-  await page.waitForFunction(() => window.solfecViewer && window.solfecViewer.state.ready, null, { timeout: 20000 });
+  await page.waitForFunction(() => window.solfecViewer && window.solfecViewer.state.ready, null, { timeout: 60000 });
   const v = 'window.solfecViewer';
   out.nframes = await page.evaluate(`${v}.state.nframes`);
   out.bodies = await page.evaluate(`${v}.bodyCount()`);
@@ -30,7 +30,7 @@ try {
     s.value = n;
     s.dispatchEvent(new Event('input'));
   }, last);
-  await page.waitForFunction((n) => window.solfecViewer.state.index === n && !window.solfecViewer.state.loading, last, { timeout: 10000 });
+  await page.waitForFunction((n) => window.solfecViewer.state.index === n && !window.solfecViewer.state.loading, last, { timeout: 60000 });
   out.after = await page.evaluate(`[${v}.state.index, ${v}.bodyPosition(${pick ? pick.id : 1})]`);
   out.clock = await page.textContent('#clock');
   // pick: click the body found at frame 0 again at its new place
@@ -38,10 +38,10 @@ try {
   out.pick2 = pick2;
   if (pick2) {
     await page.mouse.click(pick2.x, pick2.y);
-    await page.waitForSelector('#info:not([hidden])', { timeout: 5000 });
+    await page.waitForSelector('#info:not([hidden])', { timeout: 30000 });
     out.info = await page.textContent('#info');
     await page.check('#history');  // HISTORY panel of the picked body
-    await page.waitForSelector('#plot:not([hidden])', { timeout: 10000 });
+    await page.waitForSelector('#plot:not([hidden])', { timeout: 60000 });
     out.plot = true;
     await page.screenshot({ path: path.join(outDir, 'viewer-page.png') });  // the whole page
   }
