@@ -27,13 +27,18 @@ std::vector<body::Body*> Bodies(Domain& d) {
   return out;
 }
 
-py::dict StatsDict(const contact::NodeToFace& n) {
-  const contact::NodeToFaceStats& s = n.stats();
-  py::dict r;
+// The stage times [s] of node-to-face stats (refresh, octree, bvh, local) into `r`.
+void PutStages(const contact::NodeToFaceStats& s, py::dict& r) {
   r["refresh"] = s.refresh;
   r["octree"] = s.octree;
   r["bvh"] = s.bvh;
   r["local"] = s.local;
+}
+
+py::dict StatsDict(const contact::NodeToFace& n) {
+  const contact::NodeToFaceStats& s = n.stats();
+  py::dict r;
+  PutStages(s, r);
   r["total"] = s.total;
   r["body_pairs"] = s.body_pairs;
   r["elementary_pairs"] = s.elementary_pairs;
@@ -43,12 +48,8 @@ py::dict StatsDict(const contact::NodeToFace& n) {
   r["refreshed"] = s.refreshed;
   r["octree_pairs"] = s.octree_pairs;
   r["accumulated"] = n.accumulated_time();
-  const contact::NodeToFaceStats& a = n.accumulated_stages();
   py::dict stages;
-  stages["refresh"] = a.refresh;
-  stages["octree"] = a.octree;
-  stages["bvh"] = a.bvh;
-  stages["local"] = a.local;
+  PutStages(n.accumulated_stages(), stages);
   r["accumulated_stages"] = stages;
   r["searches"] = n.searches();
   return r;

@@ -3,7 +3,6 @@
 
 #include <algorithm>
 
-
 namespace solfec::contact {
 
 using geometry::Aabb;

@@ -291,6 +291,47 @@ TEST(Octree, BoxesOnMidPlanesTouchingOrFlatGiveEachPairOnce) {
   }
 }
 
+// RefitPoints (the slave-node hierarchy's per-step refit, points read straight into the
+// leaves) gives the boxes of Refit over the same points as zero-size boxes, for leaves of 1
+// and of 8 points, after the points moved (a subset of the points, picked by an index).
+TEST(SurfaceBvh, RefitPointsEqualsRefitOverPointBoxes) {
+  std::mt19937 rng(9);
+  std::uniform_real_distribution<double> u(-1.0, 1.0);
+  std::vector<Vec3> points(90);
+  for (Vec3& p : points) p = Vec3(u(rng), u(rng), u(rng));
+  std::vector<int> index;
+  for (int i = 0; i < 90; i += 2) index.push_back(i);  // 45 primitives
+  const auto boxes_of = [&]() {
+    std::vector<geometry::Aabb> b(index.size());
+    for (size_t i = 0; i < index.size(); ++i) b[i].lo = b[i].hi = points[index[i]];
+    return b;
+  };
+  for (int leaf : {1, 8}) {
+    SurfaceBvh a, b;
+    a.Build(boxes_of(), leaf);
+    b.Build(boxes_of(), leaf);
+    for (Vec3& p : points) p += 0.3 * Vec3(u(rng), u(rng), u(rng));
+    a.RefitPoints(points, index);
+    b.Refit(boxes_of());
+    ASSERT_EQ(a.nodes().size(), b.nodes().size());
+    for (size_t i = 0; i < a.nodes().size(); ++i) {
+      EXPECT_EQ(a.nodes()[i].box.lo, b.nodes()[i].box.lo) << "leaf " << leaf << " node " << i;
+      EXPECT_EQ(a.nodes()[i].box.hi, b.nodes()[i].box.hi) << "leaf " << leaf << " node " << i;
+      EXPECT_EQ(a.nodes()[i].extent, b.nodes()[i].extent);
+    }
+    ASSERT_EQ(a.leaf_boxes().size(), b.leaf_boxes().size());
+    for (size_t e = 0; e < a.leaf_boxes().size(); ++e) {
+      EXPECT_EQ(a.leaf_boxes()[e].lo, b.leaf_boxes()[e].lo);
+      EXPECT_EQ(a.leaf_boxes()[e].hi, b.leaf_boxes()[e].hi);
+    }
+    // The refitted root holds the moved points (not those of the build).
+    geometry::Aabb all;
+    for (int i : index) all.Extend(points[i]);
+    EXPECT_EQ(a.bounds().lo, all.lo);
+    EXPECT_EQ(a.bounds().hi, all.hi);
+  }
+}
+
 TEST(SurfaceBvh, TraversalFindsExactlyTheOverlappingLeafPairs) {
   const std::vector<geometry::Aabb> a = RandomBoxes(300, 3), b = RandomBoxes(250, 5);
   SurfaceBvh ta, tb;
