@@ -94,6 +94,18 @@ double FaceSpread2(const double (&e)[4][4], int n) {
 }
 double FaceDriftSquare(int n) { return n == 4 ? 1.000003 : 4.0; }  // k^2
 
+// The squared distances e[a][c] (a < c) between the vertices of face x[0..n); returns the
+// largest (the squared face diameter).
+double VertexDistances2(const Vec3* x, int n, double (&e)[4][4]) {
+  double d2 = 0.0;
+  for (int a = 0; a < n; ++a)
+    for (int c = a + 1; c < n; ++c) {
+      e[a][c] = (x[a] - x[c]).squaredNorm();
+      d2 = std::max(d2, e[a][c]);
+    }
+  return d2;
+}
+
 }  // namespace
 
 bool ContactSurface::CanBeSlave(const Body& b) { return AsMeshFe(b) != nullptr; }
@@ -234,12 +246,8 @@ void ContactSurface::RefreshPoints(const Body& b) {
   Vec3 x[4];
   for (int f = 0; f < nf; ++f) {
     const int n = face_vertices(f, x);
-    double d2 = 0.0, e[4][4];
-    for (int a = 0; a < n; ++a)
-      for (int c = a + 1; c < n; ++c) {
-        e[a][c] = (x[a] - x[c]).squaredNorm();
-        d2 = std::max(d2, e[a][c]);
-      }
+    double e[4][4];
+    const double d2 = VertexDistances2(x, n, e);
     dmax2 = std::max(dmax2, d2);
     spread2 = std::max(spread2, FaceSpread2(e, n));
     triangles = triangles || n == 3;
@@ -295,20 +303,21 @@ bool ContactSurface::Bound(const Body& b) {
   Aabb box;
   Vec3 sum = Vec3::Zero();
   Mat3 A = Mat3::Zero();
+  double v2 = 0.0;
+  const bool speeds = uf.size() == 3 * n;
   for (int i = 0; i < n; ++i) {
     const Vec3 p = x.segment<3>(3 * i);
     box.Extend(p);
     sum += p;
     A.noalias() += p * (points_[i] - centroid_).transpose();
+    if (speeds) v2 = std::max(v2, uf.segment<3>(3 * i).squaredNorm());
   }
   const Vec3 c = sum / static_cast<double>(n);
   Mat3 R;
   if (!PolarRotation(A, R)) R.setIdentity();
-  double d2 = 0.0, v2 = 0.0;
+  double d2 = 0.0;
   for (int i = 0; i < n; ++i)
     d2 = std::max(d2, (x.segment<3>(3 * i) - c - R * (points_[i] - centroid_)).squaredNorm());
-  if (uf.size() == 3 * n)
-    for (int i = 0; i < n; ++i) v2 = std::max(v2, uf.segment<3>(3 * i).squaredNorm());
   if (!std::isfinite(d2) || !std::isfinite(v2)) return false;
   bounds_ = box;
   max_speed_ = std::sqrt(v2);
@@ -429,8 +438,7 @@ void ContactSurface::FitNodes() {
 
 double ContactSurface::NormalChangeBound(const Vec3* x, int n, double drift) {
   double e[4][4];
-  for (int a = 0; a < n; ++a)
-    for (int c = a + 1; c < n; ++c) e[a][c] = (x[a] - x[c]).squaredNorm();
+  VertexDistances2(x, n, e);
   Vec3 lo, hi;
   const double lower = NormalPolynomial(x, n).Range(lo, hi);
   if (!(lower > 0.0)) return 2.0;

@@ -140,15 +140,19 @@ geometry::Aabb NodeToFace::SurfaceBox(int i) const {
   return s.face_bvh().empty() ? s.bounds() : s.face_bvh().bounds();
 }
 
+bool NodeToFace::CanPass(int i, int j, const Filters& filters) const {
+  const ContactSurface& A = *active_[i];
+  const ContactSurface& B = *active_[j];
+  if (!A.is_mesh() && !B.is_mesh()) return false;
+  return !filters.bodies || filters.bodies->empty() ||
+         !filters.bodies->count(std::minmax(A.body()->id(), B.body()->id()));
+}
+
 void NodeToFace::RefreshPaired(std::vector<std::pair<int, int>>& pairs,
                                const Filters& filters) {
-  const bool filter = filters.bodies && !filters.bodies->empty();
   size_t kept = 0;
   for (const auto& [i, j] : pairs) {
-    if (!active_[i]->is_mesh() && !active_[j]->is_mesh()) continue;
-    if (filter && filters.bodies->count(
-                      std::minmax(active_[i]->body()->id(), active_[j]->body()->id())))
-      continue;
+    if (!CanPass(i, j, filters)) continue;
     const bool stale = !active_[i]->fresh() || !active_[j]->fresh();
     Freshen(i);
     Freshen(j);
@@ -211,14 +215,10 @@ void NodeToFace::Passes(const std::vector<std::pair<int, int>>& pairs, const Fil
   // refreshed surfaces without its body-kind casts).
   std::vector<Pass>& all = pass_scratch_;
   all.clear();
-  const bool filter = filters.bodies && !filters.bodies->empty();
   for (const auto& [i, j] : pairs) {
-    const ContactSurface& A = *active_[i];
-    const ContactSurface& B = *active_[j];
-    if (!A.is_mesh() && !B.is_mesh()) continue;
-    if (filter && filters.bodies->count(std::minmax(A.body()->id(), B.body()->id()))) continue;
-    if (B.is_mesh()) all.push_back({i, j});  // A master, B slave
-    if (A.is_mesh()) all.push_back({j, i});
+    if (!CanPass(i, j, filters)) continue;
+    if (active_[j]->is_mesh()) all.push_back({i, j});  // i master, j slave
+    if (active_[i]->is_mesh()) all.push_back({j, i});
   }
   // Passes of one master one after the other: its face hierarchy and points stay in cache
   // (the order of the passes does not change the contacts: Finish sorts them). A stable

@@ -147,10 +147,13 @@ class NodeToFace {
   // built (ContactSurface::Bound) and refreshes the others; sets the capture distances.
   void Refresh(const std::vector<body::Body*>& bodies, double h, bool lazy);
   // After the octree over the reach boxes: refreshes the surfaces of the pairs that can
-  // make a pass (not two convex surfaces, not an excluded body pair), then keeps the pairs
+  // make a pass (CanPass), then keeps the pairs
   // whose refreshed boxes overlap (the octree's pairs over refreshed boxes, in order) and
   // marks their surfaces paired.
   void RefreshPaired(std::vector<std::pair<int, int>>& pairs, const Filters& filters);
+  // Whether active surfaces i and j can make a pass: not two convex surfaces, not an
+  // excluded body pair.
+  bool CanPass(int i, int j, const Filters& filters) const;
   // Refreshes active surface i in full if it is not (points, faces, margin).
   void Freshen(int i);
   // A slave's margin: options.margin, or by default 1e-4 times its mean face diameter.
