@@ -75,8 +75,8 @@ struct NormalPolynomial {
       const double a = n0[i] - spread[i], b = n0[i] + spread[i];
       // The smallest n_i has the smallest N_i over the largest |N| if positive, over the
       // smallest |N| if negative (and the largest n_i the converse).
-      lo[i] = std::max(-1.0, a * (a > 0.0 ? iu : il));
-      hi[i] = std::min(1.0, b * (b > 0.0 ? il : iu));
+      lo[i] = std::max(-1.0, std::min(a * iu, a * il));
+      hi[i] = std::min(1.0, std::max(b * il, b * iu));
     }
     return lower;
   }
@@ -330,14 +330,16 @@ bool ContactSurface::Bound(const Body& b) {
   return true;
 }
 
-Aabb ContactSurface::ReachBox(double inflate, double depth_fraction, double depth_cap) const {
+Aabb ContactSurface::ReachBox(double inflate, double depth_fraction, double depth_cap,
+                              double sink) const {
   // What a local test can accept of face f: y = S(s, t) + g n(s, t), S in (about) the hull
-  // of the vertices, -depth <= g <= inflate, depth = depth_fraction min(d_f, depth_cap).
+  // of the vertices, -depth <= g <= inflate, depth = depth_fraction min(d_f, depth_cap) +
+  // sink.
   // Two boxes hold it; the reach box is their intersection.
   // 1. The point bounds grown by max(depth, inflate) (|n_i| <= 1); 1e-9 relative and
   //    2e-6 d more cover the projection's inside tolerance and rounding.
   const double d = max_bound_;
-  const double depth = depth_fraction * std::min(d, depth_cap);
+  const double depth = depth_fraction * std::min(d, depth_cap) + sink;
   Aabb box = bounds_;
   box.Inflate(std::max(depth, inflate) * (1.0 + 1e-9) + 2e-6 * d);
   if (fresh_ || face_bvh_.empty() || depth_fraction != fitted_fraction_) return box;
@@ -345,10 +347,10 @@ Aabb ContactSurface::ReachBox(double inflate, double depth_fraction, double dept
   //    carried by the motion (Bound) and grown. B holds S' + g n' for the faces then (S',
   //    n') and g within the ranges then; g within today's ranges is at most
   //    delta = max(|depth change|, |inflate change|) farther along n' (the depth change is
-  //    at most depth_fraction (2 drift + |depth_cap change|): face diameters change by at
-  //    most 2 drift). Now S = c + R (S' - c') + r with |r| <= drift (a weighted mean of the
-  //    vertices' r_i) and n = R n' + v: the edges, S_s and S_t (combinations of vertices
-  //    whose weights sum to zero) moved from R times their old values by at most k drift
+  //    at most depth_fraction (2 drift + |depth_cap change|) + |sink change|: face diameters
+  //    change by at most 2 drift). Now S = c + R (S' - c') + r with |r| <= drift (a weighted
+  //    mean of the vertices' r_i) and n = R n' + v: the edges, S_s and S_t (combinations of
+  //    vertices whose weights sum to zero) moved from R times their old values by at most k drift
   //    (RefreshPoints: k = 1 + 1e-6 on quads, 2 on triangles), so N = S_s x S_t from R N' by
   //    at most drift K + k^2 drift^2 (K >= k (|S_s| + |S_t|)) and |v| <= theta =
   //    2 (drift K + k^2 drift^2) / N_min (|a/|a| - b/|b|| <= 2 |a - b| / |b|,
@@ -360,7 +362,8 @@ Aabb ContactSurface::ReachBox(double inflate, double depth_fraction, double dept
       min_lower_ > 0.0
           ? 2.0 * (drift_ * max_spread_ + spread_square_ * drift_ * drift_) / min_lower_
           : 0.0;
-  const double ddepth = depth_fraction * (2.0 * drift_ + std::abs(depth_cap - fitted_cap_));
+  const double ddepth = depth_fraction * (2.0 * drift_ + std::abs(depth_cap - fitted_cap_)) +
+                        std::abs(sink - fitted_sink_);
   const double dinflate = std::abs(inflate - fitted_inflate_);
   const double grow = std::max(ddepth, dinflate) + drift_ +
                       std::max(depth, inflate) * (theta + 1e-9) + 2e-6 * d;
@@ -372,7 +375,8 @@ Aabb ContactSurface::ReachBox(double inflate, double depth_fraction, double dept
   return box;
 }
 
-void ContactSurface::RefreshFaces(double inflate, double depth_fraction, double depth_cap) {
+void ContactSurface::RefreshFaces(double inflate, double depth_fraction, double depth_cap,
+                                  double sink) {
   // One pass over the faces: each face's box and (slave surfaces) its area vector and area
   // share added to its vertices' normals and tributary areas (a face's vertices are slave
   // nodes; faces in order, so every node sums its faces in increasing order); then the face
@@ -399,7 +403,7 @@ void ContactSurface::RefreshFaces(double inflate, double depth_fraction, double 
     // max(-depth lo_i, capture hi_i)] (a face box reaches the capture distance outwards and
     // the depth inwards, not the sum of both each way); 1e-6 d more covers the inside
     // tolerance of the projection and rounding.
-    const double depth = depth_fraction * std::min(face_diam_[f], depth_cap);
+    const double depth = depth_fraction * std::min(face_diam_[f], depth_cap) + sink;
     const double eps = 1e-6 * face_diam_[f];
     for (int i = 0; i < 3; ++i) {
       box.lo[i] += std::min(-depth * hi[i], inflate * lo[i]) - eps;
@@ -421,6 +425,7 @@ void ContactSurface::RefreshFaces(double inflate, double depth_fraction, double 
   fitted_inflate_ = inflate;
   fitted_fraction_ = depth_fraction;
   fitted_cap_ = depth_cap;
+  fitted_sink_ = sink;
   min_lower_ = std::isfinite(lower) ? lower : 0.0;
 }
 

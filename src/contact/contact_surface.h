@@ -49,15 +49,17 @@ class ContactSurface {
   bool Bound(const body::Body& b);
   // Then (the capture distance depends on every surface's speed and face size): face boxes
   // holding every point y = S + g n of the face's normal segment with
-  // -depth_fraction min(face diameter, depth_cap) <= g <= `inflate` (S on the face, n its
-  // unit normal there; axis i grown by the bounds of g n_i over the face), the refitted face
-  // BVH, and the slave-node normals and areas (one pass over the faces).
-  void RefreshFaces(double inflate, double depth_fraction, double depth_cap);
+  // -(depth_fraction min(face diameter, depth_cap) + sink) <= g <= `inflate` (S on the face,
+  // n its unit normal there; axis i grown by the bounds of g n_i over the face; `sink`: the
+  // depth a node may reach within half a step), the refitted face BVH, and the slave-node
+  // normals and areas (one pass over the faces).
+  void RefreshFaces(double inflate, double depth_fraction, double depth_cap, double sink = 0.0);
   // A box holding every point a local test can accept of any face now, with these
   // RefreshFaces arguments, and every slave node (after Bound or RefreshPoints): the point
   // bounds grown by the largest reach beyond a face's vertices, intersected (after Bound)
   // with the last face boxes moved and grown by bounds of the motion since.
-  geometry::Aabb ReachBox(double inflate, double depth_fraction, double depth_cap) const;
+  geometry::Aabb ReachBox(double inflate, double depth_fraction, double depth_cap,
+                          double sink = 0.0) const;
   // The slave-node BVH refitted to the current points (after RefreshFaces; only the
   // three-stage search uses it).
   void FitNodes();
@@ -135,7 +137,7 @@ class ContactSurface {
   // k^2 (k: how much S_s, S_t move per unit of drift); of the last RefreshFaces: its
   // arguments and the smallest normal-bound |N| over the faces with one (0: none).
   double max_spread_ = 0.0, spread_square_ = 1.0;
-  double fitted_inflate_ = 0.0, fitted_fraction_ = 0.0, fitted_cap_ = 0.0;
+  double fitted_inflate_ = 0.0, fitted_fraction_ = 0.0, fitted_cap_ = 0.0, fitted_sink_ = 0.0;
   double min_lower_ = 0.0;
 };
 

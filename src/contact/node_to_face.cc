@@ -70,6 +70,7 @@ void NodeToFace::Refresh(const std::vector<Body*>& bodies, double h, bool lazy) 
   active_.clear();
   margin_.clear();
   inflate_.clear();
+  sink_.clear();
   // Surfaces of bodies no longer present are dropped (ids are sorted in the map; a sorted
   // id list kept between searches avoids a set per step).
   ids_.clear();
@@ -114,11 +115,14 @@ void NodeToFace::Refresh(const std::vector<Body*>& bodies, double h, bool lazy) 
     depth_cap_ = std::max(depth_cap_, s->mean_diameter_bound());
     mmax = std::max(mmax, MarginFor(s->mean_diameter_bound()));
   }
+  // The depth a node may reach within half a step (LocalTest): h/2 |v_N| <= h/2 (|v_node| +
+  // |v_face|), 1e-6 more for the shape functions' rounding.
   for (int i = 0; i < static_cast<int>(active_.size()); ++i) {
-    inflate_.push_back(2.0 * mmax + max_previous_gap_ +
-                       h * (active_[i]->max_speed() + vslave));
+    const double speeds = active_[i]->max_speed() + vslave;
+    inflate_.push_back(2.0 * mmax + max_previous_gap_ + h * speeds);
+    sink_.push_back(0.5 * h * speeds * (1.0 + 1e-6));
     if (active_[i]->fresh())
-      active_[i]->RefreshFaces(inflate_[i], options.depth_fraction, depth_cap_);
+      active_[i]->RefreshFaces(inflate_[i], options.depth_fraction, depth_cap_, sink_[i]);
   }
   stats_.surfaces = static_cast<int>(active_.size());
   IndexPrevious();
@@ -130,13 +134,13 @@ void NodeToFace::Freshen(int i) {
   if (s.fresh()) return;
   ++stats_.refreshed;
   s.RefreshPoints(*s.body());
-  s.RefreshFaces(inflate_[i], options.depth_fraction, depth_cap_);
+  s.RefreshFaces(inflate_[i], options.depth_fraction, depth_cap_, sink_[i]);
   margin_[i] = MarginFor(s.mean_face_diameter());
 }
 
 geometry::Aabb NodeToFace::SurfaceBox(int i) const {
   const ContactSurface& s = *active_[i];
-  if (!s.fresh()) return s.ReachBox(inflate_[i], options.depth_fraction, depth_cap_);
+  if (!s.fresh()) return s.ReachBox(inflate_[i], options.depth_fraction, depth_cap_, sink_[i]);
   return s.face_bvh().empty() ? s.bounds() : s.face_bvh().bounds();
 }
 
@@ -242,17 +246,24 @@ bool NodeToFace::LocalTest(int m, int f, int s, int k, double h, bool box_check,
   if (S.node_normals()[k].dot(p.normal) >= 0.0) return false;  // node must face the face
   // Captured depth: a fraction of the smaller of the face and the slave's faces (a node
   // must not reach through a thin body or a large face to the far side).
-  if (p.gap < -options.depth_fraction * std::min(M.face_diameters()[f], S.mean_face_diameter()))
-    return false;
-  // The accepted gap: max(margin, h max(0, -v_N), previous gap + margin); its terms are
-  // evaluated only while the gap exceeds those already known (the same decision).
-  if (p.gap > margin_[s]) {
+  const double depth =
+      options.depth_fraction * std::min(M.face_diameters()[f], S.mean_face_diameter());
+  // The normal relative free velocity, needed beyond the depth or the margin only.
+  const auto normal_speed = [&] {
     double N[4];
     FaceShapeFunctions(n, p.s, p.t, N);
     Vec3 vm = Vec3::Zero();
     for (int a = 0; a < n; ++a) vm += N[a] * M.velocities()[M.faces()[f].vertices[a]];
-    const double vn = p.normal.dot(S.velocities()[node] - vm);
-    double limit = std::max(margin_[s], h * std::max(0.0, -vn));
+    return p.normal.dot(S.velocities()[node] - vm);
+  };
+  if (p.gap < -depth) {
+    // Deeper: only as deep as the approach within the half step since q(t) (the search runs
+    // at q(t+h/2)): a fast node that passed the face then is caught, not let through.
+    if (p.gap < -depth - 0.5 * h * std::max(0.0, -normal_speed())) return false;
+  } else if (p.gap > margin_[s]) {
+    // The accepted gap: max(margin, h max(0, -v_N), previous gap + margin); its terms are
+    // evaluated only while the gap exceeds those already known (the same decision).
+    double limit = std::max(margin_[s], h * std::max(0.0, -normal_speed()));
     double previous;
     if (p.gap > limit && p.gap <= max_previous_gap_ + margin_[s] &&
         PreviousGapOf(s, k, M.body()->id(), previous))

@@ -44,7 +44,8 @@ struct NodeToFaceOptions {
   // < 0: 1e-4 times the slave surface's mean face diameter.
   double margin = -1.0;
   // Deepest penetration still captured, as a fraction of the smaller of the face diameter
-  // and the slave surface's mean face diameter.
+  // and the slave surface's mean face diameter; deeper by up to h/2 max(0, -v_N) (the search
+  // runs at q(t+h/2): a node that came through the face within the half step, however fast).
   double depth_fraction = 0.2;
 };
 
@@ -186,6 +187,7 @@ class NodeToFace {
   std::vector<ContactSurface*> active_;    // refreshed surfaces of the current search
   std::vector<double> margin_;             // per active surface (as a slave)
   std::vector<double> inflate_;            // per active surface: its capture distance
+  std::vector<double> sink_;               // per active surface: depth reached in h/2
   double depth_cap_ = 0.0;                 // bound of the slaves' mean face diameters
   // Existing contacts (the keep rule), set by UpdateConstraints, and their index for the
   // current search: the entries of slave node k of active surface s are the chain

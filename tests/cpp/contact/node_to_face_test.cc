@@ -686,6 +686,40 @@ TEST(NodeToFace, ContactsAppearWithinCaptureAndDisappearWhenTheNodeLeaves) {
   EXPECT_TRUE(cons.empty());
 }
 
+// The search runs at q(t+h/2): a node that came through a face within the half step is
+// deeper than the captured depth (0.2 x 0.707 = 0.141 here) when it moves fast. A 2 x 2 x 2
+// FE cube sunk 0.2 into a plate: no contact at rest or approaching at 10 m/s (h/2 v_N =
+// 0.05: from at most 0.05 above the face, so it was already 0.15 deep); caught, all 9 bottom
+// nodes, approaching at 20 m/s (0.1: from 0.1 above the face at q(t)), by every search
+// method alike (the face boxes reach the deeper nodes).
+TEST(NodeToFace, NodesThroughTheFaceWithinHalfAStepAreCaught) {
+  auto cube = std::make_unique<body::FeBody>(
+      solfec::testing::HexMeshShape(Vec3(0, 0, -0.2), Vec3(1, 1, 1), 2, 2, 2), Mat(), "cube");
+  cube->set_id(0);
+  cube->u_free() = VecX::Zero(cube->num_dofs());
+  geometry::Shape plate;
+  plate.convexes.push_back(testing::Box(Vec3(-1, -1, -0.5), Vec3(2, 2, 0.0), 7));
+  auto obstacle = std::make_unique<body::RigidBody>(body::BodyKind::kObstacle, plate, Mat(),
+                                                    "plate");
+  obstacle->set_id(1);
+  const std::vector<body::Body*> bodies = {cube.get(), obstacle.get()};
+  const double h = 0.01;
+  for (double speed : {0.0, 10.0, 20.0}) {
+    for (int i = 0; i < cube->num_nodes(); ++i) cube->u_free()[3 * i + 2] = -speed;
+    const std::string what = "speed " + std::to_string(speed);
+    const size_t found = ExpectSearchesMatchBruteForce(bodies, h, 1e-4, what);
+    EXPECT_EQ(found, speed > 15.0 ? 9u : 0u) << what;
+  }
+  NodeToFace ntf;
+  ntf.method = ContactMethod::kNodeToFace;
+  ntf.options.margin = 1e-4;
+  for (const NodeFaceContact& c : ntf.Search(bodies, h)) {
+    EXPECT_EQ(c.master, obstacle.get());
+    EXPECT_NEAR(c.projection.gap, -0.2, 1e-12);
+    EXPECT_NEAR(c.projection.normal.z(), 1.0, 1e-12);  // the plate's top face
+  }
+}
+
 // Moves every node of `b` by x -> R (x - c) + c + t + a random jitter of up to `jitter`
 // per coordinate, c the node centroid (a rigid motion plus a deformation).
 void MoveNodes(body::FeBody& b, const Mat3& R, const Vec3& t, double jitter,
@@ -733,13 +767,15 @@ TEST(ContactSurface, ReachBoxHoldsWhatTheFacesCanAcceptAfterMotion) {
     const double scale = trial < 60 ? 1.0 : 1e-3;
     const double fraction = trial < 100 ? 0.2 * scale : 0.2;
     const double inflate0 = (0.02 + 0.01 * (u(rng) + 1.0)) * scale, cap0 = 0.5;
+    const double sink0 = 0.01 * (u(rng) + 1.0) * scale;  // depth reached in half a step
     ContactSurface last;
     last.RefreshPoints(*cube);
-    last.RefreshFaces(inflate0, fraction, cap0);
+    last.RefreshFaces(inflate0, fraction, cap0, sink0);
     // Pure translation (trials 0-19), rotation (20-39, 60-79), rotation and deformation
     // (40-59), deformation (80-99).
     const int kind = trial % 100;
-    // Odd trials: another capture distance (and depth cap, every other one).
+    // Odd trials: another capture distance and half-step depth (and depth cap, every other
+    // one).
     const bool same = trial % 2 == 0;
     const double angle =
         kind < 20 || kind >= 80 ? 0.0 : (kind < 40 && same ? 0.05 : 0.4) * u(rng);
@@ -749,19 +785,20 @@ TEST(ContactSurface, ReachBoxHoldsWhatTheFacesCanAcceptAfterMotion) {
     MoveNodes(*cube, R, Vec3(u(rng), u(rng), u(rng)), jitter, rng);
     const double inflate = same ? inflate0 : (0.02 + 0.02 * (u(rng) + 1.0)) * scale;
     const double cap = same || trial % 4 == 3 ? cap0 : 0.5 + 0.2 * (u(rng) + 1.0);
+    const double sink = same ? sink0 : 0.02 * (u(rng) + 1.0) * scale;
     ASSERT_TRUE(last.Bound(*cube));
     EXPECT_FALSE(last.fresh());
-    const geometry::Aabb reach = last.ReachBox(inflate, fraction, cap);
+    const geometry::Aabb reach = last.ReachBox(inflate, fraction, cap, sink);
     ContactSurface now;  // the current geometry
     now.RefreshPoints(*cube);
-    now.RefreshFaces(inflate, fraction, cap);
+    now.RefreshFaces(inflate, fraction, cap, sink);
     EXPECT_LE(now.max_diameter_bound(), last.max_diameter_bound() + 1e-15);
     EXPECT_LE(now.mean_face_diameter(), last.mean_diameter_bound() + 1e-15);
     for (const Vec3& p : now.points()) EXPECT_TRUE(reach.Contains(p)) << "trial " << trial;
     Vec3 x[4];
     for (int f = 0; f < static_cast<int>(now.faces().size()); ++f) {
       ASSERT_EQ(now.face_vertices(f, x), 4);
-      const double depth = fraction * std::min(now.face_diameters()[f], cap);
+      const double depth = fraction * std::min(now.face_diameters()[f], cap) + sink;
       for (int i = 0; i <= 8; ++i)
         for (int k = 0; k <= 8; ++k) {
           const double s = -1 + 0.25 * i, t = -1 + 0.25 * k;
@@ -776,7 +813,7 @@ TEST(ContactSurface, ReachBoxHoldsWhatTheFacesCanAcceptAfterMotion) {
         }
     }
     geometry::Aabb uniform = now.bounds();
-    uniform.Inflate(std::max(fraction * std::min(now.max_diameter_bound(), cap), inflate));
+    uniform.Inflate(std::max(fraction * std::min(now.max_diameter_bound(), cap) + sink, inflate));
     if (trial < 40 && same &&
         (reach.hi - reach.lo).prod() < 0.95 * (uniform.hi - uniform.lo).prod())
       ++tighter;
