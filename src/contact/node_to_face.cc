@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <chrono>
 #include <cmath>
+#include <limits>
 #include <tuple>
 
 #include "base/counting_sort.h"
@@ -115,12 +116,15 @@ void NodeToFace::Refresh(const std::vector<Body*>& bodies, double h, bool lazy) 
     depth_cap_ = std::max(depth_cap_, s->mean_diameter_bound());
     mmax = std::max(mmax, MarginFor(s->mean_diameter_bound()));
   }
-  // The depth a node may reach within half a step (LocalTest): h/2 |v_N| <= h/2 (|v_node| +
-  // |v_face|), 1e-6 more for the shape functions' rounding.
+  // The depth beyond a face's captured depth that a local test can accept (LocalTest): what a
+  // node approaches within half a step, h/2 |v_N| <= h/2 (|v_node| + |v_face|), and the
+  // depth of an existing contact, at most -(deepest previous gap); 1e-6 more for the shape
+  // functions' rounding.
+  const double kept = std::max(0.0, -min_previous_gap_);
   for (int i = 0; i < static_cast<int>(active_.size()); ++i) {
     const double speeds = active_[i]->max_speed() + vslave;
     inflate_.push_back(2.0 * mmax + max_previous_gap_ + h * speeds);
-    sink_.push_back(0.5 * h * speeds * (1.0 + 1e-6));
+    sink_.push_back((0.5 * h * speeds + kept) * (1.0 + 1e-6));
     if (active_[i]->fresh())
       active_[i]->RefreshFaces(inflate_[i], options.depth_fraction, depth_cap_, sink_[i]);
   }
@@ -257,9 +261,16 @@ bool NodeToFace::LocalTest(int m, int f, int s, int k, double h, bool box_check,
     return p.normal.dot(S.velocities()[node] - vm);
   };
   if (p.gap < -depth) {
-    // Deeper: only as deep as the approach within the half step since q(t) (the search runs
-    // at q(t+h/2)): a fast node that passed the face then is caught, not let through.
-    if (p.gap < -depth - 0.5 * h * std::max(0.0, -normal_speed())) return false;
+    // Deeper: only by the approach within the half step since q(t) (the search runs at
+    // q(t+h/2): a fast node that passed the face then is caught, not let through), and, for
+    // an existing contact of this node with this body, by the depth it had (a node caught
+    // deep stays held: it does not drop out and sink).
+    const double approach = 0.5 * h * std::max(0.0, -normal_speed());
+    double reach = depth, previous;
+    if (p.gap < -depth - approach && p.gap >= min_previous_gap_ - depth - approach &&
+        PreviousGapOf(s, k, M.body()->id(), previous))
+      reach -= std::min(previous, 0.0);
+    if (p.gap < -reach - approach) return false;
   } else if (p.gap > margin_[s]) {
     // The accepted gap: max(margin, h max(0, -v_N), previous gap + margin); its terms are
     // evaluated only while the gap exceeds those already known (the same decision).
@@ -489,10 +500,12 @@ void NodeToFace::UpdateConstraints(const std::vector<Body*>& bodies, double h,
   }
   previous_.clear();
   max_previous_gap_ = 0.0;
+  min_previous_gap_ = std::numeric_limits<double>::infinity();
   for (const Constraint& c : constraints) {
     if (!IsNodeToFace(c)) continue;
     previous_.push_back({c.body1->id(), c.body2->id(), -2 - c.piece2, c.gap});
     max_previous_gap_ = std::max(max_previous_gap_, c.gap);
+    min_previous_gap_ = std::min(min_previous_gap_, c.gap);
   }
   const std::vector<NodeFaceContact> found = Search(bodies, h, filters);
   std::map<Key, size_t> index;

@@ -5,6 +5,7 @@
 
 #include <cstdint>
 #include <functional>
+#include <limits>
 #include <list>
 #include <map>
 #include <set>
@@ -45,7 +46,8 @@ struct NodeToFaceOptions {
   double margin = -1.0;
   // Deepest penetration still captured, as a fraction of the smaller of the face diameter
   // and the slave surface's mean face diameter; deeper by up to h/2 max(0, -v_N) (the search
-  // runs at q(t+h/2): a node that came through the face within the half step, however fast).
+  // runs at q(t+h/2): a node that came through the face within the half step, however fast)
+  // and, for an existing contact of the node with the master body, by its previous depth.
   double depth_fraction = 0.2;
 };
 
@@ -202,6 +204,8 @@ class NodeToFace {
   std::vector<int> previous_base_, previous_first_, previous_next_;
   std::vector<std::pair<Id, int>> active_ids_;  // (body id, active index), sorted
   double max_previous_gap_ = 0.0;
+  // The deepest of them (+inf: none): an existing contact may stay deeper than the depth.
+  double min_previous_gap_ = std::numeric_limits<double>::infinity();
   // Builds the index of previous_ over the surfaces of this search (after Refresh).
   void IndexPrevious();
   // The gap of the existing contact of node k of surface s with master `master`, or false.

@@ -115,6 +115,36 @@ def test_block_thrown_faster_than_the_captured_depth_bounces_off_not_through(out
     assert VELOCITY(b, (0.5 * a, 0.5 * a, z0 + a))[2] > 10.0  # moving away
 
 
+def test_block_caught_deep_by_a_large_step_stays_held_not_dropped(outdir):
+    """The same block at 20 m/s with h = 10 ms (0.1 m a half step), gravity, young 1e8: its
+    bottom nodes are caught 9 cm deep and held while the block recovers (as OVERLAP contact
+    holds it); before, they were let through, and once caught they dropped out at rest:
+    the block fell through the plate (3.7 m below it after 0.6 s)."""
+    sol = SOLFEC("DYNAMIC", 1e-2, outdir)
+    sol.verbose = "OFF"
+    GRAVITY(sol, (0, 0, -G))
+    bulk = BULK_MATERIAL(sol, model="NEO_HOOKEAN", young=1e8, poisson=NU, density=RHO)
+    SURFACE_MATERIAL(sol, friction=0.0, restitution=0.0)
+    BODY(sol, "OBSTACLE", slab(), bulk)
+    CONTACT_METHOD(sol, "NODE_TO_FACE")
+    a, z0 = 0.5, 0.01
+    c = [0, 0, z0, a, 0, z0, a, a, z0, 0, a, z0, 0, 0, z0 + a, a, 0, z0 + a, a, a, z0 + a,
+         0, a, z0 + a]
+    b = BODY(sol, "FINITE_ELEMENT", HEX(c, 2, 2, 2, 1, [1] * 6), bulk)
+    b.scheme = "DEF_LIM"
+    b.damping = 1e-2
+    INITIAL_VELOCITY(b, (0, 0, -20), (0, 0, 0))
+    gs = GAUSS_SEIDEL_SOLVER(1e-8, 1000)
+    bottom = (0.5 * a, 0.5 * a, z0)
+    depth = []
+    for _ in range(60):
+        RUN(sol, gs, 1e-2)
+        depth.append(z0 + DISPLACEMENT(b, bottom)[2])
+        assert len(contacts(b)) == 9  # the bottom nodes, held every step
+    assert -0.1 < min(depth) < -0.08
+    assert depth[-1] > depth[0] + 0.05  # recovering upwards, not sinking
+
+
 def test_contact_method_rejects_unknown_method_and_bad_depth(outdir):
     sol, _ = model(outdir)
     with pytest.raises(ValueError, match="CONTACT_METHOD.*'method'"):

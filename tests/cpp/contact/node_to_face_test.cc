@@ -691,7 +691,7 @@ TEST(NodeToFace, ContactsAppearWithinCaptureAndDisappearWhenTheNodeLeaves) {
 // FE cube sunk 0.2 into a plate: no contact at rest or approaching at 10 m/s (h/2 v_N =
 // 0.05: from at most 0.05 above the face, so it was already 0.15 deep); caught, all 9 bottom
 // nodes, approaching at 20 m/s (0.1: from 0.1 above the face at q(t)), by every search
-// method alike (the face boxes reach the deeper nodes).
+// method alike (the face boxes reach the deeper nodes); and then kept.
 TEST(NodeToFace, NodesThroughTheFaceWithinHalfAStepAreCaught) {
   auto cube = std::make_unique<body::FeBody>(
       solfec::testing::HexMeshShape(Vec3(0, 0, -0.2), Vec3(1, 1, 1), 2, 2, 2), Mat(), "cube");
@@ -717,6 +717,44 @@ TEST(NodeToFace, NodesThroughTheFaceWithinHalfAStepAreCaught) {
     EXPECT_EQ(c.master, obstacle.get());
     EXPECT_NEAR(c.projection.gap, -0.2, 1e-12);
     EXPECT_NEAR(c.projection.normal.z(), 1.0, 1e-12);  // the plate's top face
+  }
+  // Once caught, the contacts stay at rest and 0.1 deeper (down to the previous gap - the
+  // captured depth, -0.341: a node caught deep is held, not dropped to sink through), with
+  // every method; a search without those contacts finds none there.
+  const SearchMethod methods[] = {SearchMethod::kThreeStage, SearchMethod::kClassicBvh,
+                                  SearchMethod::kBruteForce};
+  for (SearchMethod method : methods) {
+    auto moved = std::make_unique<body::FeBody>(
+        solfec::testing::HexMeshShape(Vec3(0, 0, -0.2), Vec3(1, 1, 1), 2, 2, 2), Mat(),
+        "cube");
+    moved->set_id(0);
+    moved->u_free() = VecX::Zero(moved->num_dofs());
+    const std::vector<body::Body*> two = {moved.get(), obstacle.get()};
+    material::SurfaceMaterialTable mats;
+    std::list<Constraint> cons;
+    auto add = [&](Constraint c) { cons.push_back(std::move(c)); };
+    NodeToFace kept;
+    kept.method = ContactMethod::kNodeToFace;
+    kept.options.margin = 1e-4;
+    kept.run_method = method;
+    for (int i = 0; i < moved->num_nodes(); ++i) moved->u_free()[3 * i + 2] = -20.0;
+    kept.UpdateConstraints(two, h, cons, add, mats);
+    ASSERT_EQ(cons.size(), 9u);
+    for (int i = 0; i < moved->num_nodes(); ++i) {
+      moved->u_free()[3 * i + 2] = 0.0;
+      moved->mutable_q()[3 * i + 2] -= 0.1;
+    }
+    kept.UpdateConstraints(two, h, cons, add, mats);
+    ASSERT_EQ(cons.size(), 9u);
+    for (const Constraint& c : cons) {
+      EXPECT_EQ(c.age, 1);
+      EXPECT_NEAR(c.gap, -0.3, 1e-12);
+    }
+    NodeToFace fresh;
+    fresh.method = ContactMethod::kNodeToFace;
+    fresh.options.margin = 1e-4;
+    fresh.run_method = method;
+    EXPECT_TRUE(fresh.Search(two, h).empty());
   }
 }
 
