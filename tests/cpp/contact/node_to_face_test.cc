@@ -612,19 +612,30 @@ TEST(NodeToFace, SearchesFindTheBruteForceContactsOnWarpedTiltedFastAndAlignedPi
   }
 }
 
-// A 2 x 2 x 2 FE cube above a plate: contact appears at a small positive gap only when the
-// node would cross within the step, keeps its reaction while it stays, and goes away once
-// the node leaves the face.
-TEST(NodeToFace, ContactsAppearWithinCaptureAndDisappearWhenTheNodeLeaves) {
+// Unit FE cube [lo, lo + 1]^3 of 2 x 2 x 2 HEX8 (id 0, at rest), and the obstacle plate
+// [-1, 2] x [-1, 2] x [-0.5, 0] (surface 7, id 1) under it.
+std::unique_ptr<body::FeBody> UnitCube(const Vec3& lo) {
   auto cube = std::make_unique<body::FeBody>(
-      solfec::testing::HexMeshShape(Vec3(0, 0, 0.001), Vec3(1, 1, 1), 2, 2, 2), Mat(), "cube");
+      solfec::testing::HexMeshShape(lo, Vec3(1, 1, 1), 2, 2, 2), Mat(), "cube");
   cube->set_id(0);
   cube->u_free() = VecX::Zero(cube->num_dofs());
+  return cube;
+}
+std::unique_ptr<body::RigidBody> SmallPlate() {
   geometry::Shape plate;
   plate.convexes.push_back(testing::Box(Vec3(-1, -1, -0.5), Vec3(2, 2, 0.0), 7));
   auto obstacle = std::make_unique<body::RigidBody>(body::BodyKind::kObstacle, plate, Mat(),
                                                     "plate");
   obstacle->set_id(1);
+  return obstacle;
+}
+
+// A 2 x 2 x 2 FE cube above a plate: contact appears at a small positive gap only when the
+// node would cross within the step, keeps its reaction while it stays, and goes away once
+// the node leaves the face.
+TEST(NodeToFace, ContactsAppearWithinCaptureAndDisappearWhenTheNodeLeaves) {
+  auto cube = UnitCube(Vec3(0, 0, 0.001));
+  auto obstacle = SmallPlate();
   std::vector<body::Body*> bodies = {cube.get(), obstacle.get()};
   material::SurfaceMaterialTable mats;
   std::list<Constraint> cons;
@@ -693,15 +704,8 @@ TEST(NodeToFace, ContactsAppearWithinCaptureAndDisappearWhenTheNodeLeaves) {
 // nodes, approaching at 20 m/s (0.1: from 0.1 above the face at q(t)), by every search
 // method alike (the face boxes reach the deeper nodes); and then kept.
 TEST(NodeToFace, NodesThroughTheFaceWithinHalfAStepAreCaught) {
-  auto cube = std::make_unique<body::FeBody>(
-      solfec::testing::HexMeshShape(Vec3(0, 0, -0.2), Vec3(1, 1, 1), 2, 2, 2), Mat(), "cube");
-  cube->set_id(0);
-  cube->u_free() = VecX::Zero(cube->num_dofs());
-  geometry::Shape plate;
-  plate.convexes.push_back(testing::Box(Vec3(-1, -1, -0.5), Vec3(2, 2, 0.0), 7));
-  auto obstacle = std::make_unique<body::RigidBody>(body::BodyKind::kObstacle, plate, Mat(),
-                                                    "plate");
-  obstacle->set_id(1);
+  auto cube = UnitCube(Vec3(0, 0, -0.2));
+  auto obstacle = SmallPlate();
   const std::vector<body::Body*> bodies = {cube.get(), obstacle.get()};
   const double h = 0.01;
   for (double speed : {0.0, 10.0, 20.0}) {
@@ -724,11 +728,7 @@ TEST(NodeToFace, NodesThroughTheFaceWithinHalfAStepAreCaught) {
   const SearchMethod methods[] = {SearchMethod::kThreeStage, SearchMethod::kClassicBvh,
                                   SearchMethod::kBruteForce};
   for (SearchMethod method : methods) {
-    auto moved = std::make_unique<body::FeBody>(
-        solfec::testing::HexMeshShape(Vec3(0, 0, -0.2), Vec3(1, 1, 1), 2, 2, 2), Mat(),
-        "cube");
-    moved->set_id(0);
-    moved->u_free() = VecX::Zero(moved->num_dofs());
+    auto moved = UnitCube(Vec3(0, 0, -0.2));
     const std::vector<body::Body*> two = {moved.get(), obstacle.get()};
     material::SurfaceMaterialTable mats;
     std::list<Constraint> cons;
