@@ -51,8 +51,9 @@ class ContactSurface {
   // holding every point y = S + g n of the face's normal segment with
   // -(depth_fraction min(face diameter, depth_cap) + sink) <= g <= `inflate` (S on the face,
   // n its unit normal there; axis i grown by the bounds of g n_i over the face; `sink`: the
-  // depth a node may reach within half a step), the refitted face BVH, and the slave-node
-  // normals and areas (one pass over the faces).
+  // extra depth a local test may accept, a node's approach within half a step and existing
+  // contacts' depth), the refitted face BVH, and the slave-node normals and areas (one pass
+  // over the faces).
   void RefreshFaces(double inflate, double depth_fraction, double depth_cap, double sink = 0.0);
   // A box holding every point a local test can accept of any face now, with these
   // RefreshFaces arguments, and every slave node (after Bound or RefreshPoints): the point
