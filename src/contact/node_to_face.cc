@@ -118,11 +118,21 @@ void NodeToFace::Refresh(const std::vector<Body*>& bodies, double h, bool lazy) 
   }
   // The depth beyond a face's captured depth that a local test can accept (LocalTest): what a
   // node approaches within half a step, h/2 |v_N| <= h/2 (|v_node| + |v_face|), and the
-  // depth of an existing contact, at most -(deepest previous gap); 1e-6 more for the shape
-  // functions' rounding.
-  const double kept = std::max(0.0, -min_previous_gap_);
+  // depth of an existing contact against the face's body, at most -(its deepest previous
+  // gap); 1e-6 more for the shape functions' rounding.
+  held_.clear();  // (master id, -gap) of the previous contacts below their faces
+  for (const PreviousGap& g : previous_)
+    if (g.gap < 0.0) held_.emplace_back(g.master, -g.gap);
+  std::sort(held_.begin(), held_.end());
   for (int i = 0; i < static_cast<int>(active_.size()); ++i) {
     const double speeds = active_[i]->max_speed() + vslave;
+    const auto held = std::upper_bound(  // past the deepest entry of this body (sorted)
+        held_.begin(), held_.end(),
+        std::make_pair(active_[i]->body()->id(), std::numeric_limits<double>::infinity()));
+    const double kept =
+        held != held_.begin() && std::prev(held)->first == active_[i]->body()->id()
+            ? std::prev(held)->second
+            : 0.0;
     inflate_.push_back(2.0 * mmax + max_previous_gap_ + h * speeds);
     sink_.push_back((0.5 * h * speeds + kept) * (1.0 + 1e-6));
     if (active_[i]->fresh())

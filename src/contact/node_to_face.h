@@ -189,7 +189,9 @@ class NodeToFace {
   std::vector<ContactSurface*> active_;    // refreshed surfaces of the current search
   std::vector<double> margin_;             // per active surface (as a slave)
   std::vector<double> inflate_;            // per active surface: its capture distance
-  std::vector<double> sink_;               // per active surface: depth reached in h/2
+  // per active surface: the depth beyond its faces' captured depth a local test can accept
+  std::vector<double> sink_;
+  std::vector<std::pair<Id, double>> held_;  // (master id, depth) of the previous contacts
   double depth_cap_ = 0.0;                 // bound of the slaves' mean face diameters
   // Existing contacts (the keep rule), set by UpdateConstraints, and their index for the
   // current search: the entries of slave node k of active surface s are the chain

@@ -495,6 +495,13 @@ std::vector<std::unique_ptr<body::Body>> RandomPile(unsigned seed, double jitter
   return owned;
 }
 
+// The bodies of `owned`, as the search takes them.
+std::vector<body::Body*> Raw(const std::vector<std::unique_ptr<body::Body>>& owned) {
+  std::vector<body::Body*> bodies;
+  for (const auto& b : owned) bodies.push_back(b.get());
+  return bodies;
+}
+
 void ExpectSameContacts(const std::vector<NodeFaceContact>& a,
                         const std::vector<NodeFaceContact>& b, const char* what) {
   ASSERT_EQ(a.size(), b.size()) << what;
@@ -513,8 +520,7 @@ void ExpectSameContacts(const std::vector<NodeFaceContact>& a,
 TEST(NodeToFace, ThreeStageAndClassicBvhFindExactlyTheBruteForceContacts) {
   for (unsigned seed : {1u, 2u, 3u}) {
     std::vector<std::unique_ptr<body::Body>> owned = RandomPile(seed);
-    std::vector<body::Body*> bodies;
-    for (auto& b : owned) bodies.push_back(b.get());
+    const std::vector<body::Body*> bodies = Raw(owned);
 
     NodeToFace ntf;
     ntf.method = ContactMethod::kNodeToFace;
@@ -584,8 +590,7 @@ TEST(NodeToFace, SearchesFindTheBruteForceContactsOnWarpedTiltedFastAndAlignedPi
     for (unsigned seed : {4u, 5u}) {
       std::vector<std::unique_ptr<body::Body>> owned =
           RandomPile(seed, cs.jitter, cs.angle, cs.speed);
-      std::vector<body::Body*> bodies;
-      for (auto& b : owned) bodies.push_back(b.get());
+      const std::vector<body::Body*> bodies = Raw(owned);
       const std::string what = std::string(cs.name) + " seed " + std::to_string(seed);
       // Non-trivial contact sets (at rest: the overlapping and touching cubes only).
       EXPECT_GT(ExpectSearchesMatchBruteForce(bodies, 0.01, cs.margin, what), 20u) << what;
@@ -604,8 +609,7 @@ TEST(NodeToFace, SearchesFindTheBruteForceContactsOnWarpedTiltedFastAndAlignedPi
           owned.push_back(RandomCube(Vec3(i, j, 0) + shift[k], rng, id++, 0.0, 0.0, speed));
     owned.push_back(Plate());
     owned.back()->set_id(id++);
-    std::vector<body::Body*> bodies;
-    for (auto& b : owned) bodies.push_back(b.get());
+    const std::vector<body::Body*> bodies = Raw(owned);
     const std::string what = "aligned, speed " + std::to_string(speed);
     // Every bottom node touches: at least the 9 x 4 on the plate.
     EXPECT_GE(ExpectSearchesMatchBruteForce(bodies, 0.01, 1e-4, what), 36u) << what;
@@ -758,6 +762,59 @@ TEST(NodeToFace, NodesThroughTheFaceWithinHalfAStepAreCaught) {
   }
 }
 
+// Held contacts against many bodies: two steps of UpdateConstraints on random piles, pushed
+// between them 0.1 further into each other and into the plate (at rest: no approach), keep
+// exactly the same contacts with every search method, some of them, cube on cube and on the
+// plate, held deeper than any captured depth (0.141: only the existing contacts reach there,
+// each master's faces grown by its own deepest one).
+TEST(NodeToFace, HeldContactsOfPilesAreTheSameForEverySearchMethod) {
+  for (unsigned seed : {7u, 8u}) {
+    std::vector<std::tuple<Id, Id, int, double>> reference;
+    for (SearchMethod method : {SearchMethod::kBruteForce, SearchMethod::kThreeStage,
+                                SearchMethod::kClassicBvh}) {
+      std::vector<std::unique_ptr<body::Body>> owned = RandomPile(seed);
+      const std::vector<body::Body*> bodies = Raw(owned);
+      NodeToFace ntf;
+      ntf.method = ContactMethod::kNodeToFace;
+      ntf.options.margin = 0.05;
+      ntf.run_method = method;
+      material::SurfaceMaterialTable mats;
+      std::list<Constraint> cons;
+      auto add = [&](Constraint c) { cons.push_back(std::move(c)); };
+      const double h = 0.01;
+      ntf.UpdateConstraints(bodies, h, cons, add, mats);
+      for (size_t b = 0; b + 1 < owned.size(); ++b) {  // 0.1 down, the top layer (odd) 0.2
+        auto& cube = static_cast<body::FeBody&>(*owned[b]);
+        const double down = 0.1 * static_cast<double>(1 + b % 2);
+        for (int i = 0; i < cube.num_nodes(); ++i) cube.mutable_q()[3 * i + 2] -= down;
+      }
+      for (auto& b : owned)
+        if (b->kind() == body::BodyKind::kFiniteElement) b->u_free().setZero();
+      ntf.UpdateConstraints(bodies, h, cons, add, mats);
+      std::vector<std::tuple<Id, Id, int, double>> held;
+      for (const Constraint& c : cons)
+        held.emplace_back(c.body1->id(), c.body2->id(), -2 - c.piece2, c.gap);
+      std::sort(held.begin(), held.end());
+      const std::string what = "seed " + std::to_string(seed);
+      if (method == SearchMethod::kBruteForce) {
+        reference = held;
+        EXPECT_GT(held.size(), 50u) << what;
+        const Id plate = owned.back()->id();
+        long deep = 0, on_plate = 0;
+        for (const auto& [master, slave, node, gap] : held) {
+          deep += gap < -0.15;
+          on_plate += gap < -0.15 && master == plate;
+        }
+        EXPECT_GT(deep, on_plate) << what;  // some between cubes
+        EXPECT_GT(on_plate, 0) << what;
+      } else {
+        EXPECT_EQ(held, reference) << what << (method == SearchMethod::kThreeStage
+                                                   ? ": three-stage" : ": classic BVH");
+      }
+    }
+  }
+}
+
 // Moves every node of `b` by x -> R (x - c) + c + t + a random jitter of up to `jitter`
 // per coordinate, c the node centroid (a rigid motion plus a deformation).
 void MoveNodes(body::FeBody& b, const Mat3& R, const Vec3& t, double jitter,
@@ -876,8 +933,7 @@ TEST(NodeToFace, SearchesOverMovingBodiesFindTheBruteForceContactsWithoutRefresh
     }
   owned.push_back(Plate());
   owned.back()->set_id(id++);
-  std::vector<body::Body*> bodies;
-  for (auto& b : owned) bodies.push_back(b.get());
+  const std::vector<body::Body*> bodies = Raw(owned);
   NodeToFace ntf, reference;
   for (NodeToFace* n : {&ntf, &reference}) {
     n->method = ContactMethod::kNodeToFace;
