@@ -120,9 +120,16 @@ void NodeToFace::Refresh(const std::vector<Body*>& bodies, double h, bool lazy) 
   // node approaches within half a step, h/2 |v_N| <= h/2 (|v_node| + |v_face|), and the
   // depth of an existing contact against the face's body, at most -(its deepest previous
   // gap); 1e-6 more for the shape functions' rounding.
-  held_.clear();  // (master id, -gap) of the previous contacts below their faces
-  for (const PreviousGap& g : previous_)
-    if (g.gap < 0.0) held_.emplace_back(g.master, -g.gap);
+  // (master id, depth) of the previous contacts below their faces, one entry per run of
+  // entries with one master (they come grouped by body pair: a short list to sort).
+  held_.clear();
+  for (const PreviousGap& g : previous_) {
+    if (!(g.gap < 0.0)) continue;
+    if (!held_.empty() && held_.back().first == g.master)
+      held_.back().second = std::max(held_.back().second, -g.gap);
+    else
+      held_.emplace_back(g.master, -g.gap);
+  }
   std::sort(held_.begin(), held_.end());
   for (int i = 0; i < static_cast<int>(active_.size()); ++i) {
     const double speeds = active_[i]->max_speed() + vslave;
