@@ -118,10 +118,24 @@ void NodeToFace::Refresh(const std::vector<Body*>& bodies, double h, bool lazy) 
   }
   // The depth beyond a face's captured depth that a local test can accept (LocalTest): what a
   // node approaches within half a step, h/2 |v_N| <= h/2 (|v_node| + |v_face|), and the
-  // depth of an existing contact against the face's body, at most -(its deepest previous
-  // gap); 1e-6 more for the shape functions' rounding.
-  // (master id, depth) of the previous contacts below their faces, one entry per run of
-  // entries with one master (they come grouped by body pair: a short list to sort).
+  // depth of an existing contact against the face's body (HeldDepth); 1e-6 more for the
+  // shape functions' rounding.
+  IndexHeld();
+  for (int i = 0; i < static_cast<int>(active_.size()); ++i) {
+    const double speeds = active_[i]->max_speed() + vslave;
+    inflate_.push_back(2.0 * mmax + max_previous_gap_ + h * speeds);
+    sink_.push_back((0.5 * h * speeds + HeldDepth(active_[i]->body()->id())) * (1.0 + 1e-6));
+    if (active_[i]->fresh())
+      active_[i]->RefreshFaces(inflate_[i], options.depth_fraction, depth_cap_, sink_[i]);
+  }
+  stats_.surfaces = static_cast<int>(active_.size());
+  IndexPrevious();
+  stats_.refresh = timer.Stop();
+}
+
+void NodeToFace::IndexHeld() {
+  // One entry per run of previous contacts with one master (they come grouped by body pair:
+  // a short list to sort), its deepest.
   held_.clear();
   for (const PreviousGap& g : previous_) {
     if (!(g.gap < 0.0)) continue;
@@ -131,23 +145,15 @@ void NodeToFace::Refresh(const std::vector<Body*>& bodies, double h, bool lazy) 
       held_.emplace_back(g.master, -g.gap);
   }
   std::sort(held_.begin(), held_.end());
-  for (int i = 0; i < static_cast<int>(active_.size()); ++i) {
-    const double speeds = active_[i]->max_speed() + vslave;
-    const auto held = std::upper_bound(  // past the deepest entry of this body (sorted)
-        held_.begin(), held_.end(),
-        std::make_pair(active_[i]->body()->id(), std::numeric_limits<double>::infinity()));
-    const double kept =
-        held != held_.begin() && std::prev(held)->first == active_[i]->body()->id()
-            ? std::prev(held)->second
-            : 0.0;
-    inflate_.push_back(2.0 * mmax + max_previous_gap_ + h * speeds);
-    sink_.push_back((0.5 * h * speeds + kept) * (1.0 + 1e-6));
-    if (active_[i]->fresh())
-      active_[i]->RefreshFaces(inflate_[i], options.depth_fraction, depth_cap_, sink_[i]);
-  }
-  stats_.surfaces = static_cast<int>(active_.size());
-  IndexPrevious();
-  stats_.refresh = timer.Stop();
+}
+
+double NodeToFace::HeldDepth(Id master) const {
+  // The last entry of `master` (sorted by depth within it) is its deepest.
+  const auto past = std::upper_bound(
+      held_.begin(), held_.end(),
+      std::make_pair(master, std::numeric_limits<double>::infinity()));
+  return past != held_.begin() && std::prev(past)->first == master ? std::prev(past)->second
+                                                                  : 0.0;
 }
 
 void NodeToFace::Freshen(int i) {

@@ -159,6 +159,10 @@ class NodeToFace {
   bool CanPass(int i, int j, const Filters& filters) const;
   // Refreshes active surface i in full if it is not (points, faces, margin).
   void Freshen(int i);
+  // held_ from previous_; then HeldDepth(master): the depth of the deepest previous contact
+  // below a face of `master` (0: none).
+  void IndexHeld();
+  double HeldDepth(Id master) const;
   // A slave's margin: options.margin, or by default 1e-4 times its mean face diameter.
   double MarginFor(double mean_face_diameter) const {
     return options.margin >= 0.0 ? options.margin : 1e-4 * mean_face_diameter;
@@ -191,7 +195,7 @@ class NodeToFace {
   std::vector<double> inflate_;            // per active surface: its capture distance
   // per active surface: the depth beyond its faces' captured depth a local test can accept
   std::vector<double> sink_;
-  std::vector<std::pair<Id, double>> held_;  // (master id, depth) of the previous contacts
+  std::vector<std::pair<Id, double>> held_;  // (master id, depth), sorted (IndexHeld)
   double depth_cap_ = 0.0;                 // bound of the slaves' mean face diameters
   // Existing contacts (the keep rule), set by UpdateConstraints, and their index for the
   // current search: the entries of slave node k of active surface s are the chain
