@@ -77,6 +77,10 @@ class Body {
   virtual void ComputeH(const Vec3& X, const Mat3& base, HOperator& H) const = 0;
   // G := A^-1 G for G with num_dofs() rows (A = inertia operator of the scheme).
   virtual void ApplyInverseInertia(Eigen::Ref<MatX> G) const = 0;
+  // The diagonal of A when A is diagonal (lumped masses: explicit FE schemes), one entry a
+  // dof; nullptr otherwise. Then A^-1 H^T has the rows of H's dofs only, and constraints
+  // couple (W_ij != 0) only through dofs they share (LocalDynamics).
+  virtual const VecX* DiagonalInertia() const { return nullptr; }
 
   // --- inertia (manual BODY members): referential mass, volume, mass centre, tensor
   double mass() const { return mass_; }

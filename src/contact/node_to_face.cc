@@ -66,6 +66,35 @@ bool NodeToFace::Handles(const Body& a, const Body& b) const {
   return (sa && ContactSurface::CanBeMaster(b)) || (sb && ContactSurface::CanBeMaster(a));
 }
 
+std::vector<bool> NodeToFace::OverlapBodies(const std::vector<Body*>& bodies) const {
+  std::vector<bool> out(bodies.size(), true);
+  if (!enabled()) return out;
+  // Handles(a, b) for a != b, not two obstacles, depends only on the kinds: slave (mesh FE
+  // body) with slave or master-only (convexes only) is handled; master-only with
+  // master-only, and anything with an other body (spheres, meshes), is not. Counts of each
+  // kind, obstacles apart, tell whether a body has a pair not handled.
+  enum { kSlave, kMasterOnly, kOther };
+  auto kind = [](const Body& b) {
+    return ContactSurface::CanBeSlave(b) ? kSlave
+                                         : ContactSurface::CanBeMaster(b) ? kMasterOnly : kOther;
+  };
+  int count[3][2] = {};  // [kind][obstacle]
+  for (const Body* b : bodies) ++count[kind(*b)][b->kind() == BodyKind::kObstacle];
+  for (size_t i = 0; i < bodies.size(); ++i) {
+    const Body& a = *bodies[i];
+    const int ka = kind(a);
+    const bool obstacle = a.kind() == BodyKind::kObstacle;
+    // Partners of each kind: the other bodies (no obstacles for an obstacle).
+    auto others = [&](int k) {
+      return count[k][0] + (obstacle ? 0 : count[k][1]) - (k == ka && !obstacle ? 1 : 0);
+    };
+    const int unhandled = others(kOther) + (ka == kSlave ? 0 : others(kMasterOnly)) +
+                          (ka == kOther ? others(kSlave) : 0);
+    out[i] = a.selfcontact || unhandled > 0;
+  }
+  return out;
+}
+
 void NodeToFace::Refresh(const std::vector<Body*>& bodies, double h, bool lazy) {
   StageTimer timer;
   active_.clear();
@@ -165,6 +194,11 @@ void NodeToFace::Freshen(int i) {
   margin_[i] = MarginFor(s.mean_face_diameter());
 }
 
+bool NodeToFace::FreshenWhileOverlapping(int i, int j) {
+  Freshen(i);
+  return SurfaceBox(i).Overlaps(SurfaceBox(j));
+}
+
 geometry::Aabb NodeToFace::SurfaceBox(int i) const {
   const ContactSurface& s = *active_[i];
   if (!s.fresh()) return s.ReachBox(inflate_[i], options.depth_fraction, depth_cap_, sink_[i]);
@@ -184,10 +218,11 @@ void NodeToFace::RefreshPaired(std::vector<std::pair<int, int>>& pairs,
   size_t kept = 0;
   for (const auto& [i, j] : pairs) {
     if (!CanPass(i, j, filters)) continue;
-    const bool stale = !active_[i]->fresh() || !active_[j]->fresh();
-    Freshen(i);
-    Freshen(j);
-    if (stale && !SurfaceBox(i).Overlaps(SurfaceBox(j))) continue;
+    // A stale surface is refreshed only while the pair still overlaps: one refreshed box
+    // may already part them, and the other surface keeps its cheap bounds. (The octree may
+    // have paired them on reach boxes of surfaces refreshed since, by earlier pairs: the
+    // boxes are compared again in any case.)
+    if (!FreshenWhileOverlapping(i, j) || !FreshenWhileOverlapping(j, i)) continue;
     active_[i]->set_paired(true);
     active_[j]->set_paired(true);
     pairs[kept++] = {i, j};

@@ -105,6 +105,9 @@ class NodeToFace {
   // With NODE_TO_FACE: the pair is handled here (one body is a mesh FE body and the other
   // can be its master or slave; not two obstacles) and must be skipped by overlap contact.
   bool Handles(const body::Body& a, const body::Body& b) const;
+  // For each of `bodies`: whether overlap contact may still meet it, i.e. it has a pair with
+  // another of them (not two obstacles) that Handles does not take, or self-contact on.
+  std::vector<bool> OverlapBodies(const std::vector<body::Body*>& bodies) const;
 
   using Filters = NodeToFaceFilters;
 
@@ -149,16 +152,18 @@ class NodeToFace {
   // Refreshes every surface (`lazy` false), or (`lazy`) bounds the mesh surfaces already
   // built (ContactSurface::Bound) and refreshes the others; sets the capture distances.
   void Refresh(const std::vector<body::Body*>& bodies, double h, bool lazy);
-  // After the octree over the reach boxes: refreshes the surfaces of the pairs that can
-  // make a pass (CanPass), then keeps the pairs
-  // whose refreshed boxes overlap (the octree's pairs over refreshed boxes, in order) and
-  // marks their surfaces paired.
+  // After the octree over the reach boxes: keeps the pairs that can make a pass (CanPass)
+  // and whose refreshed boxes overlap (the octree's pairs over refreshed boxes, in order),
+  // refreshing a stale surface of a pair only while its boxes still overlap, and marks the
+  // kept pairs' surfaces paired.
   void RefreshPaired(std::vector<std::pair<int, int>>& pairs, const Filters& filters);
   // Whether active surfaces i and j can make a pass: not two convex surfaces, not an
   // excluded body pair.
   bool CanPass(int i, int j, const Filters& filters) const;
   // Refreshes active surface i in full if it is not (points, faces, margin).
   void Freshen(int i);
+  // Refreshes surface i if stale (Freshen); whether its box overlaps j's (SurfaceBox).
+  bool FreshenWhileOverlapping(int i, int j);
   // held_ from previous_; then HeldDepth(master): the depth of the deepest previous contact
   // below a face of `master` (0: none).
   void IndexHeld();

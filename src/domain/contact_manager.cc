@@ -150,15 +150,18 @@ void ContactManager::Update(Domain& d) {
 }
 
 void ContactManager::Detect(Domain& d) {
-  // Boxes of every piece of every body.
+  // Boxes of every piece of every body that has a pair node-to-face contact does not take
+  // (all of them with OVERLAP).
   std::vector<Body*> bodies;
+  for (const auto& b : d.bodies())
+    if (d.Active(*b)) bodies.push_back(b.get());  // solfec-mpi: neither owned nor ghost here
+  const std::vector<bool> overlap = d.node_to_face.OverlapBodies(bodies);
   std::vector<contact::BoxItem> items;
   std::vector<bool> self;
-  for (const auto& b : d.bodies()) {
-    if (!d.Active(*b)) continue;  // solfec-mpi: neither owned nor ghost here
-    const int bi = static_cast<int>(bodies.size());
-    bodies.push_back(b.get());
+  for (int bi = 0; bi < static_cast<int>(bodies.size()); ++bi) {
+    const Body* b = bodies[bi];
     self.push_back(b->selfcontact);
+    if (!overlap[bi]) continue;
     const Shape& s = b->shape();
     for (int p = 0, n = NumPieces(s); p < n; ++p) {
       contact::BoxItem item;

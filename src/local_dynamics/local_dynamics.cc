@@ -20,6 +20,9 @@ using solvers::LawKind;
 
 namespace {
 
+// Whether an H column has a nonzero entry (a dof the row's velocity depends on).
+bool NonZero(const Eigen::Ref<const Vec3>& c) { return c[0] != 0.0 || c[1] != 0.0 || c[2] != 0.0; }
+
 // Current spatial position of a constraint's point on body1 (or its fixed anchor).
 Vec3 Point1(const Constraint& c) {
   return c.body1 ? c.body1->SpatialPoint(c.X1) : c.X_origin;
@@ -126,6 +129,7 @@ void LocalDynamics::BuildEntry(body::Body* b, const Vec3& X, const Mat3& base, d
                                Entry& e) const {
   e.body = b;
   e.sign = sign;
+  e.diag = nullptr;
   b->ComputeH(X, base, e.H);
   const int nd = b->num_dofs();
   e.dense6 = nd == 6 && e.H.dofs.size() == 6;
@@ -133,6 +137,7 @@ void LocalDynamics::BuildEntry(body::Body* b, const Vec3& X, const Mat3& base, d
   const auto* fe = typeid(*b) == typeid(body::FeBody) ? static_cast<body::FeBody*>(b) : nullptr;
   e.compact = fe && fe->corotated_operator();
   if (e.compact) return;
+  if (!e.dense6 && (e.diag = b->DiagonalInertia())) return;  // Block divides by the masses
   if (e.dense6) {
     for (int k = 0; k < 6; ++k) {
       e.H6.col(e.H.dofs[k]) = e.H.values.col(k);
@@ -167,6 +172,19 @@ void LocalDynamics::BuildCompactEntries(body::Body* b, const std::vector<Entry*>
 Mat3 LocalDynamics::Block(const Entry& a, const Entry& b) const {
   if (a.dense6 && b.dense6) return a.H6 * b.G6;
   Mat3 W = Mat3::Zero();
+  if (b.diag) {
+    // Row d of A^-1 H_b^T is H_b's column at d over the mass of d, zero where H_b has none
+    // (the terms of the general loop below, without forming G).
+    const VecX& m = *b.diag;
+    if (dof_col_.size() < static_cast<size_t>(m.size())) dof_col_.resize(m.size(), -1);
+    for (size_t l = 0; l < b.H.dofs.size(); ++l) dof_col_[b.H.dofs[l]] = static_cast<int>(l);
+    for (size_t k = 0; k < a.H.dofs.size(); ++k) {
+      const int dof = a.H.dofs[k], l = dof_col_[dof];
+      if (l >= 0) W += a.H.values.col(k) * Vec3(b.H.values.col(l) / m[dof]).transpose();
+    }
+    for (int dof : b.H.dofs) dof_col_[dof] = -1;
+    return W;
+  }
   for (size_t k = 0; k < a.H.dofs.size(); ++k) {
     const int dof = b.compact ? a.rows[k] : a.H.dofs[k];  // a and b: entries of one body
     W += a.H.values.col(k) * (b.dense6 ? Vec3(b.G6.row(dof).transpose())
@@ -272,6 +290,9 @@ void LocalDynamics::AssembleW(solvers::BlockProblem& P, bool full) {
     return;
   }
   slot_.assign(n, -1);
+  IndexSharedDofs();
+  seen_.assign(n, -1);
+  int stamp = 0;
   std::vector<int> touched;
   for (int i = 0; i < n; ++i) {
     // Row i of W: diagonal first, then couplings through shared bodies (sorted columns).
@@ -283,7 +304,7 @@ void LocalDynamics::AssembleW(solvers::BlockProblem& P, bool full) {
     for (int ka = 0; ka < num_entries_[i]; ++ka) {
       const Entry& ea = entries_[i][ka];
       if (ea.body_index < 0) continue;
-      for (int j : rows_of_body_[ea.body_index]) {
+      auto couple = [&](int j) {
         for (int kb = 0; kb < num_entries_[j]; ++kb) {
           const Entry& eb = entries_[j][kb];
           if (eb.body != ea.body) continue;
@@ -294,6 +315,24 @@ void LocalDynamics::AssembleW(solvers::BlockProblem& P, bool full) {
             touched.push_back(j);
           }
           P.W[slot_[j]] += (h * ea.sign * eb.sign) * Block(ea, eb);
+        }
+      };
+      if (!ea.diag) {
+        for (int j : rows_of_body_[ea.body_index]) couple(j);
+        continue;
+      }
+      // Diagonal A: only the rows sharing a dof where both H columns are nonzero (the other
+      // blocks are zero), each once.
+      const int base = shared_base_[ea.body_index];
+      ++stamp;
+      for (size_t k = 0; k < ea.H.dofs.size(); ++k) {
+        if (!NonZero(ea.H.values.col(k))) continue;
+        const int d = base + ea.H.dofs[k];
+        for (int p = shared_start_[d]; p < shared_start_[d + 1]; ++p) {
+          const int j = shared_rows_[p];
+          if (seen_[j] == stamp) continue;
+          seen_[j] = stamp;
+          couple(j);
         }
       }
     }
@@ -312,6 +351,37 @@ void LocalDynamics::AssembleW(solvers::BlockProblem& P, bool full) {
     for (int j : touched) slot_[j] = -1;
     P.row_ptr.push_back(static_cast<int>(P.col.size()));
   }
+}
+
+void LocalDynamics::IndexSharedDofs() {
+  const int nb = static_cast<int>(bodies_.size());
+  shared_base_.assign(nb, -1);
+  int total = 0;
+  for (int b = 0; b < nb; ++b)
+    if (bodies_[b]->DiagonalInertia()) {
+      shared_base_[b] = total;
+      total += bodies_[b]->num_dofs();
+    }
+  shared_start_.assign(total + 1, 0);
+  if (total == 0) return;
+  // Counting sort of (dof, row) over the entries' nonzero columns: counts, offsets, fill
+  // (each start_[d] advances to the end of d), then the starts shifted back.
+  auto each = [&](auto&& f) {
+    for (int i = 0; i < rows_; ++i)
+      for (int k = 0; k < num_entries_[i]; ++k) {
+        const Entry& e = entries_[i][k];
+        if (!e.diag || e.body_index < 0) continue;
+        const int base = shared_base_[e.body_index];
+        for (size_t c = 0; c < e.H.dofs.size(); ++c)
+          if (NonZero(e.H.values.col(c))) f(base + e.H.dofs[c], i);
+      }
+  };
+  each([&](int d, int) { ++shared_start_[d + 1]; });
+  for (int d = 0; d < total; ++d) shared_start_[d + 1] += shared_start_[d];
+  shared_rows_.resize(shared_start_[total]);
+  each([&](int d, int i) { shared_rows_[shared_start_[d]++] = i; });
+  for (int d = total; d > 0; --d) shared_start_[d] = shared_start_[d - 1];
+  shared_start_[0] = 0;
 }
 
 void LocalDynamics::ApplyW(const std::vector<Vec3>& x, std::vector<Vec3>& y) {

@@ -50,6 +50,9 @@ class LocalDynamics {
     // rows[k] is the row of G of dof H.dofs[k].
     bool compact = false;
     std::vector<int> rows;
+    // Bodies with a diagonal A (Body::DiagonalInertia): no G; its rows are H's columns over
+    // the masses of their dofs (zero elsewhere).
+    const VecX* diag = nullptr;
     // Dense fast path for bodies with 6 dofs all in H (rigid): H6 and G6 = A^-1 H6^T.
     bool dense6 = false;
     Eigen::Matrix<double, 3, 6> H6;
@@ -57,6 +60,10 @@ class LocalDynamics {
   };
   void BuildEntry(body::Body* b, const Vec3& X, const Mat3& base, double sign, Entry& e) const;
   Mat3 Block(const Entry& a, const Entry& b) const;
+  // Rows sharing dofs on bodies with a diagonal A: for each such body (index b), the rows
+  // whose entry on it has a nonzero H column at dof d are
+  // shared_rows_[shared_start_[shared_base_[b] + d] ...), in increasing order.
+  void IndexSharedDofs();
   // G of the compact entries of body b (rows of A^-1 H^T at all its entries' nodes).
   void BuildCompactEntries(body::Body* b, const std::vector<Entry*>& entries);
   // Rows of W: full block rows (diagonal first, sorted columns) or diagonal blocks only.
@@ -85,6 +92,8 @@ class LocalDynamics {
   std::vector<int> num_entries_;
   std::vector<std::vector<int>> rows_of_body_;
   std::vector<int> slot_;
+  std::vector<int> shared_base_, shared_start_, shared_rows_, seen_;
+  mutable std::vector<int> dof_col_;  // Block: H column of each dof of b (-1: none)
   std::vector<body::Body*> bodies_;  // dense body index -> body (non-obstacles)
   std::vector<MatX> body_work_;      // per body: H^T x, then A^-1 H^T x (matrix-free)
   double h_ = 0.0;

@@ -79,6 +79,10 @@ class FeBody : public Body {
   void ComputeH(const Vec3& X, const Mat3& base, HOperator& H) const override;
   // G := A^-1 G with A = lumped M, or the operator set by SetInertiaOperator (DEF_LIM).
   void ApplyInverseInertia(Eigen::Ref<MatX> G) const override;
+  // The lumped masses while no operator is set (explicit schemes).
+  const VecX* DiagonalInertia() const override {
+    return use_corotated_ || use_operator_ ? nullptr : &mass_diag_;
+  }
   // Factorizes A (symmetric positive definite, 3N x 3N) with CHOLMOD (sparse Cholesky); throws
   // SolverError when A is not positive definite.
   void SetInertiaOperator(const SparseMat& A);

@@ -86,6 +86,7 @@ class ReducedFeBody : public FeBody {
   void ComputeH(const Vec3& X, const Mat3& base, HOperator& H) const override;
   // G := A_bar^-1 G (n rows); before any SetReducedOperator, A_bar = M_bar.
   void ApplyInverseInertia(Eigen::Ref<MatX> G) const override;
+  const VecX* DiagonalInertia() const override { return nullptr; }  // A_bar is dense
   // Full external force (3N): gravity, pressures and point loads (no callbacks).
   // Full-space mechanics of FeBody (InternalForce, Stiffness, PressureForce) evaluated at x.
   VecX FullInternalForce() const;

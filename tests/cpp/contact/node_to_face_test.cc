@@ -634,6 +634,49 @@ std::unique_ptr<body::RigidBody> SmallPlate() {
   return obstacle;
 }
 
+// OverlapBodies against its definition from Handles, over every subset of six bodies: two
+// FE cubes (slaves), a rigid box (master only), a rigid sphere (neither), an obstacle plate
+// and an obstacle sphere; with and without self-contact on a cube; with OVERLAP, all.
+TEST(NodeToFace, OverlapBodiesAreThoseWithAPairItDoesNotTake) {
+  std::vector<std::unique_ptr<body::Body>> owned;
+  owned.push_back(UnitCube(Vec3(0, 0, 0)));
+  owned.push_back(UnitCube(Vec3(2, 0, 0)));
+  geometry::Shape box, ball;
+  box.convexes.push_back(testing::Box(Vec3(4, 0, 0), Vec3(5, 1, 1), 1));
+  ball.spheres.push_back(geometry::Sphere{Vec3(7, 0, 0), 0.5, 0, 1});
+  owned.push_back(std::make_unique<body::RigidBody>(body::BodyKind::kRigid, box, Mat(), "box"));
+  owned.push_back(std::make_unique<body::RigidBody>(body::BodyKind::kRigid, ball, Mat(), "ball"));
+  owned.push_back(SmallPlate());
+  owned.push_back(
+      std::make_unique<body::RigidBody>(body::BodyKind::kObstacle, ball, Mat(), "fixed ball"));
+  NodeToFace n2f;
+  n2f.method = ContactMethod::kNodeToFace;
+  int some_skipped = 0;
+  for (int self = 0; self < 2; ++self) {
+    owned[0]->selfcontact = self == 1;
+    for (unsigned subset = 1; subset < 64; ++subset) {
+      std::vector<body::Body*> bodies;
+      for (int i = 0; i < 6; ++i)
+        if (subset & (1u << i)) bodies.push_back(owned[i].get());
+      const std::vector<bool> got = n2f.OverlapBodies(bodies);
+      ASSERT_EQ(got.size(), bodies.size());
+      for (size_t i = 0; i < bodies.size(); ++i) {
+        bool expected = bodies[i]->selfcontact;
+        for (size_t j = 0; j < bodies.size(); ++j) {
+          const bool obstacles = bodies[i]->kind() == body::BodyKind::kObstacle &&
+                                 bodies[j]->kind() == body::BodyKind::kObstacle;
+          if (j != i && !obstacles && !n2f.Handles(*bodies[i], *bodies[j])) expected = true;
+        }
+        EXPECT_EQ(got[i], expected) << "subset " << subset << " body " << bodies[i]->label();
+        some_skipped += !got[i];
+      }
+    }
+  }
+  EXPECT_GT(some_skipped, 50);
+  n2f.method = ContactMethod::kOverlap;
+  for (bool b : n2f.OverlapBodies(Raw(owned))) EXPECT_TRUE(b);
+}
+
 // A 2 x 2 x 2 FE cube above a plate: contact appears at a small positive gap only when the
 // node would cross within the step, keeps its reaction while it stays, and goes away once
 // the node leaves the face.

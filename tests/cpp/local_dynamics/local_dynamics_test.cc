@@ -3,8 +3,13 @@
 
 #include <gtest/gtest.h>
 
+#include <random>
+
 #include "base/math.h"
 #include "body/body_factory.h"
+#include "body/box_shape.h"
+#include "body/fe_mesh.h"
+#include "body/fem/fe_body.h"
 
 namespace solfec::local_dynamics {
 namespace {
@@ -75,6 +80,96 @@ TEST(LocalDynamics, TwoConstraintsOnOneBodyCoupleSymmetrically) {
   Vec3 B = Vec3::Zero();
   for (size_t k = 0; k < H.dofs.size(); ++k) B += H.values.col(k) * b->u_free()[H.dofs[k]];
   EXPECT_TRUE(P.B[1].isApprox(B, 1e-12));
+}
+
+// Lumped-mass FE bodies (A diagonal): W_ij = h H_i M^-1 H_j^T is nonzero only for rows
+// sharing a dof, and the assembly stores just those blocks. Rows at nodes, edge and face
+// points and inside elements of two 3 x 3 x 3 meshes, fixed points (one body) and contacts
+// between the bodies and of a body with itself, against dense H M^-1 H^T.
+TEST(LocalDynamics, LumpedMassRowsCoupleOnlyThroughSharedDofs) {
+  std::vector<std::unique_ptr<body::FeBody>> fe;
+  for (int k = 0; k < 2; ++k) {
+    fe.push_back(std::make_unique<body::FeBody>(
+        solfec::testing::HexMeshShape(Vec3(1.5 * k, 0, 0), Vec3(1, 1, 1), 3, 3, 3),
+        solfec::testing::ElasticMaterial(1e6, 0.3, 100.0 * (k + 1)), "cube"));
+    fe[k]->set_id(k);
+    fe[k]->u_free() = VecX::Zero(fe[k]->num_dofs());
+    ASSERT_NE(fe[k]->DiagonalInertia(), nullptr);
+  }
+  std::mt19937 rng(3);
+  std::uniform_int_distribution<int> node(0, 3);
+  std::uniform_real_distribution<double> any(0.0, 1.0);
+  // Points on the grid of the mesh (1/3 spacing) or anywhere inside.
+  auto point = [&](int k) {
+    const Vec3 lo(1.5 * k, 0, 0);
+    if (any(rng) < 0.6) return Vec3(lo + Vec3(node(rng), node(rng), node(rng)) / 3.0);
+    return Vec3(lo + Vec3(any(rng), any(rng), any(rng)));
+  };
+  material::SurfaceMaterial mat;
+  std::vector<contact::Constraint> cons(40);
+  for (int i = 0; i < 40; ++i) {
+    contact::Constraint& c = cons[i];
+    c.base = BaseFromNormal(Vec3(any(rng) - 0.5, any(rng) - 0.5, 1.0).normalized());
+    const int k = i % 2;
+    c.body1 = fe[k].get();
+    c.X1 = point(k);
+    if (i % 5 < 2) {  // fixed point
+      c.kind = contact::ConstraintKind::kFixPoint;
+      c.X_origin = c.body1->SpatialPoint(c.X1);
+    } else {  // contact with the other body (i % 5 == 2, 3) or itself
+      c.kind = contact::ConstraintKind::kContact;
+      c.material = &mat;
+      const int other = i % 5 == 4 ? k : 1 - k;
+      c.body2 = fe[other].get();
+      c.X2 = point(other);
+    }
+  }
+  std::vector<contact::Constraint*> rows;
+  for (auto& c : cons) rows.push_back(&c);
+  solvers::BlockProblem P;
+  LocalDynamics ld;
+  const double h = 0.01;
+  ld.Assemble(rows, 0.0, h, P);
+  // Dense reference: the rows' H over both bodies' dofs (body 1 after body 0).
+  const int n0 = fe[0]->num_dofs(), nd = n0 + fe[1]->num_dofs();
+  const int n = static_cast<int>(rows.size());
+  MatX H = MatX::Zero(3 * n, nd);
+  VecX minv(nd);
+  minv << fe[0]->DiagonalInertia()->cwiseInverse(), fe[1]->DiagonalInertia()->cwiseInverse();
+  for (int i = 0; i < n; ++i) {
+    const contact::Constraint& c = cons[i];
+    for (int e = 0; e < (c.body2 ? 2 : 1); ++e) {
+      const body::Body* b = e == 0 ? c.body1 : c.body2;
+      body::HOperator Hb;
+      b->ComputeH(e == 0 ? c.X1 : c.X2, c.base, Hb);
+      const double sign = e == 0 && c.body2 ? -1.0 : 1.0;
+      const int offset = b == fe[0].get() ? 0 : n0;
+      for (size_t d = 0; d < Hb.dofs.size(); ++d)
+        H.block<3, 1>(3 * i, offset + Hb.dofs[d]) += sign * Hb.values.col(d);
+    }
+  }
+  const MatX W = h * H * minv.asDiagonal() * H.transpose();
+  int stored = 0, zero = 0;
+  for (int i = 0; i < n; ++i) {
+    std::vector<bool> seen(n, false);
+    for (int p = P.row_ptr[i]; p < P.row_ptr[i + 1]; ++p) {
+      const int j = P.col[p];
+      ASSERT_FALSE(seen[j]) << i << " " << j;
+      seen[j] = true;
+      const Mat3 ref = W.block<3, 3>(3 * i, 3 * j), diag = W.block<3, 3>(3 * i, 3 * i);
+      EXPECT_LE((P.W[p] - ref).norm(), 1e-12 * diag.norm()) << i << " " << j;
+      ++stored;
+    }
+    EXPECT_EQ(P.col[P.row_ptr[i]], i);  // diagonal first
+    for (int j = 0; j < n; ++j) {
+      if (seen[j]) continue;
+      const Mat3 ref = W.block<3, 3>(3 * i, 3 * j);
+      EXPECT_EQ(ref.norm(), 0.0) << i << " " << j;
+      ++zero;
+    }
+  }
+  // Most pairs of rows on a body share no dof: W holds only the others.
+  EXPECT_GT(zero, stored);
 }
 
 TEST(LocalDynamics, FixPointTargetReturnsDriftedPoint) {
