@@ -385,12 +385,29 @@ void FeBody::ComputeH(const Vec3& X, const Mat3& base, HOperator& H) const {
   VecX N;
   Interpolate(X, e, N);
   const ElementData& ed = elements_[e];
-  H.dofs.resize(3 * ed.num_nodes);
-  H.values.resize(3, 3 * ed.num_nodes);
+  // With a diagonal A (lumped masses), nodes whose shape function is below the inverse
+  // map's accuracy (1e-12: those off the face, edge or node X lies on, 0 in exact
+  // arithmetic) are left out and the others rescaled to sum 1: H holds only the nodes X
+  // depends on, so rows couple only through them (LocalDynamics). With an operator A every
+  // row of A^-1 H^T is dense anyway: H keeps the element's nodes.
+  int kept = ed.num_nodes;
+  if (DiagonalInertia()) {
+    double sum = 0.0;
+    kept = 0;
+    for (int a = 0; a < ed.num_nodes; ++a) {
+      if (std::abs(N[a]) > 1e-12) sum += N[a], ++kept;
+      else N[a] = 0.0;
+    }
+    N /= sum;  // the shape functions sum to 1: some are kept and sum ~ 1
+  }
+  H.dofs.resize(3 * kept);
+  H.values.resize(3, 3 * kept);
   const Mat3 BT = base.transpose();
-  for (int a = 0; a < ed.num_nodes; ++a) {
-    for (int j = 0; j < 3; ++j) H.dofs[3 * a + j] = 3 * ed.nodes[a] + j;
-    H.values.block<3, 3>(0, 3 * a) = N[a] * BT;
+  for (int a = 0, c = 0; a < ed.num_nodes; ++a) {
+    if (kept < ed.num_nodes && N[a] == 0.0) continue;
+    for (int j = 0; j < 3; ++j) H.dofs[3 * c + j] = 3 * ed.nodes[a] + j;
+    H.values.block<3, 3>(0, 3 * c) = N[a] * BT;
+    ++c;
   }
 }
 

@@ -181,6 +181,57 @@ TEST(FeBody, PointMapsInvertAndHGivesInterpolatedVelocity) {
   }
 }
 
+// With lumped masses (no inertia operator) H holds only the nodes a point depends on: one
+// at a node, the two of an edge, the four of a face, all eight inside, with the weights of
+// the element's shape functions; with an operator, the element's eight nodes. Both give
+// base^T v for a linear velocity field. The referential mesh is jittered, so the inverse
+// map's natural coordinates of points on faces and edges carry round-off.
+TEST(FeBody, LumpedMassHHoldsOnlyTheNodesThePointDependsOn) {
+  geometry::Shape shape = HexMeshShape(Vec3::Zero(), Vec3::Ones(), 2, 2, 2);
+  const std::vector<Vec3> grid = shape.meshes[0].nodes;
+  std::mt19937 rng(5);
+  std::uniform_real_distribution<double> jitter(-0.03, 0.03);
+  for (Vec3& x : shape.meshes[0].nodes) x += Vec3(jitter(rng), jitter(rng), jitter(rng));
+  FeBody b(shape, Mat(), "");
+  auto node = [&](const Vec3& g) {  // referential position of the node at grid point g
+    for (size_t i = 0; i < grid.size(); ++i)
+      if ((grid[i] - g).norm() < 1e-12) return Vec3(b.mesh().nodes[i]);
+    ADD_FAILURE() << "no node at " << g.transpose();
+    return Vec3(Vec3::Zero());
+  };
+  auto v = [](const Vec3& X) { return Vec3(1 + X.x() - 2 * X.z(), 3 * X.y(), X.x() + X.y()); };
+  for (int i = 0; i < b.num_nodes(); ++i) b.mutable_u().segment<3>(3 * i) = v(b.mesh().nodes[i]);
+  // Element [0, 0.5]^3's corners, x-major: c(i, j, k).
+  auto c = [&](int i, int j, int k) { return node(0.5 * Vec3(i, j, k)); };
+  const double s = 0.2, t = -0.4, r = 0.1;
+  Vec3 inside = Vec3::Zero();
+  for (int i = 0; i < 2; ++i)
+    for (int j = 0; j < 2; ++j)
+      for (int k = 0; k < 2; ++k)
+        inside += (1 + (2 * i - 1) * s) * (1 + (2 * j - 1) * t) * (1 + (2 * k - 1) * r) / 8 *
+                  c(i, j, k);
+  const Vec3 face = ((1 - s) * (1 - t) * c(0, 0, 0) + (1 + s) * (1 - t) * c(0, 1, 0) +
+                     (1 + s) * (1 + t) * c(0, 1, 1) + (1 - s) * (1 + t) * c(0, 0, 1)) / 4;
+  struct Case { Vec3 X; int nodes; };
+  const std::vector<Case> cases = {{node(Vec3(0.5, 0.5, 0.5)), 1}, {node(Vec3(1, 0, 0.5)), 1},
+                                   {0.3 * c(0, 0, 0) + 0.7 * c(1, 0, 0), 2},
+                                   {face, 4}, {inside, 8}};
+  const Mat3 base = AxisAngle(Vec3(0.3, -1, 0.5).normalized(), 0.7);
+  for (int with_operator = 0; with_operator < 2; ++with_operator) {
+    if (with_operator) ASSERT_TRUE(b.TrySetInertiaOperator(b.MassMatrix()));
+    EXPECT_EQ(b.DiagonalInertia() != nullptr, with_operator == 0);
+    for (const Case& k : cases) {
+      HOperator H;
+      b.ComputeH(k.X, base, H);
+      EXPECT_EQ(static_cast<int>(H.dofs.size()), 3 * (with_operator ? 8 : k.nodes))
+          << k.X.transpose();
+      Vec3 Hu = Vec3::Zero();
+      for (size_t d = 0; d < H.dofs.size(); ++d) Hu += H.values.col(d) * b.u()[H.dofs[d]];
+      EXPECT_LT((Hu - base.transpose() * v(k.X)).norm(), 1e-12) << k.X.transpose();
+    }
+  }
+}
+
 TEST(FeBody, GravityLoadsLumpedMassesAndPointForceSplitsByShapeFunctions) {
   FeBody b = UnitHex2();
   PointLoad load;
