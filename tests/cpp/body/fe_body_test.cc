@@ -218,7 +218,9 @@ TEST(FeBody, LumpedMassHHoldsOnlyTheNodesThePointDependsOn) {
                                    {face, 4}, {inside, 8}};
   const Mat3 base = AxisAngle(Vec3(0.3, -1, 0.5).normalized(), 0.7);
   for (int with_operator = 0; with_operator < 2; ++with_operator) {
-    if (with_operator) ASSERT_TRUE(b.TrySetInertiaOperator(b.MassMatrix()));
+    if (with_operator) {
+      ASSERT_TRUE(b.TrySetInertiaOperator(b.MassMatrix()));
+    }
     EXPECT_EQ(b.DiagonalInertia() != nullptr, with_operator == 0);
     for (const Case& k : cases) {
       HOperator H;
