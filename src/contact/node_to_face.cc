@@ -59,37 +59,46 @@ bool IsNodeToFace(const Constraint& c) {
   return c.kind == ConstraintKind::kContact && c.piece2 <= -2;
 }
 
+namespace {
+
+// The node-to-face roles of a body: slave (a mesh FE body; also a master), master only
+// (convexes only), or neither. A pair of two bodies is handled by node-to-face contact
+// when one is a slave and the other can be a master.
+enum SurfaceRole { kSlave, kMasterOnly, kNoRole };
+SurfaceRole RoleOf(const Body& b) {
+  return ContactSurface::CanBeSlave(b)    ? kSlave
+         : ContactSurface::CanBeMaster(b) ? kMasterOnly
+                                          : kNoRole;
+}
+bool RolesHandled(SurfaceRole a, SurfaceRole b) {
+  return (a == kSlave && b != kNoRole) || (b == kSlave && a != kNoRole);
+}
+
+}  // namespace
+
 bool NodeToFace::Handles(const Body& a, const Body& b) const {
   if (!enabled() || &a == &b) return false;
   if (a.kind() == BodyKind::kObstacle && b.kind() == BodyKind::kObstacle) return false;
-  const bool sa = ContactSurface::CanBeSlave(a), sb = ContactSurface::CanBeSlave(b);
-  return (sa && ContactSurface::CanBeMaster(b)) || (sb && ContactSurface::CanBeMaster(a));
+  return RolesHandled(RoleOf(a), RoleOf(b));
 }
 
 std::vector<bool> NodeToFace::OverlapBodies(const std::vector<Body*>& bodies) const {
   std::vector<bool> out(bodies.size(), true);
   if (!enabled()) return out;
-  // Handles(a, b) for a != b, not two obstacles, depends only on the kinds: slave (mesh FE
-  // body) with slave or master-only (convexes only) is handled; master-only with
-  // master-only, and anything with an other body (spheres, meshes), is not. Counts of each
-  // kind, obstacles apart, tell whether a body has a pair not handled.
-  enum { kSlave, kMasterOnly, kOther };
-  auto kind = [](const Body& b) {
-    return ContactSurface::CanBeSlave(b) ? kSlave
-                                         : ContactSurface::CanBeMaster(b) ? kMasterOnly : kOther;
-  };
-  int count[3][2] = {};  // [kind][obstacle]
-  for (const Body* b : bodies) ++count[kind(*b)][b->kind() == BodyKind::kObstacle];
+  // Handles(a, b) for a != b, not two obstacles, depends only on the roles: counts of each
+  // role, obstacles apart, tell whether a body has a pair not handled.
+  int count[3][2] = {};  // [role][obstacle]
+  for (const Body* b : bodies) ++count[RoleOf(*b)][b->kind() == BodyKind::kObstacle];
   for (size_t i = 0; i < bodies.size(); ++i) {
     const Body& a = *bodies[i];
-    const int ka = kind(a);
+    const SurfaceRole ra = RoleOf(a);
     const bool obstacle = a.kind() == BodyKind::kObstacle;
-    // Partners of each kind: the other bodies (no obstacles for an obstacle).
-    auto others = [&](int k) {
-      return count[k][0] + (obstacle ? 0 : count[k][1]) - (k == ka && !obstacle ? 1 : 0);
-    };
-    const int unhandled = others(kOther) + (ka == kSlave ? 0 : others(kMasterOnly)) +
-                          (ka == kOther ? others(kSlave) : 0);
+    int unhandled = 0;
+    for (SurfaceRole r : {kSlave, kMasterOnly, kNoRole}) {
+      if (RolesHandled(ra, r)) continue;
+      // The other bodies of role r (no obstacles for an obstacle).
+      unhandled += count[r][0] + (obstacle ? 0 : count[r][1]) - (r == ra && !obstacle ? 1 : 0);
+    }
     out[i] = a.selfcontact || unhandled > 0;
   }
   return out;

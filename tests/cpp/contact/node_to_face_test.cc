@@ -634,9 +634,10 @@ std::unique_ptr<body::RigidBody> SmallPlate() {
   return obstacle;
 }
 
-// OverlapBodies against its definition from Handles, over every subset of six bodies: two
-// FE cubes (slaves), a rigid box (master only), a rigid sphere (neither), an obstacle plate
-// and an obstacle sphere; with and without self-contact on a cube; with OVERLAP, all.
+// Handles on each kind of pair, and OverlapBodies against its definition from Handles over
+// every subset of six bodies: two FE cubes (slaves), a rigid box (master only), a rigid
+// sphere (neither), an obstacle plate and an obstacle sphere; with and without self-contact
+// on a cube; with OVERLAP, all.
 TEST(NodeToFace, OverlapBodiesAreThoseWithAPairItDoesNotTake) {
   std::vector<std::unique_ptr<body::Body>> owned;
   owned.push_back(UnitCube(Vec3(0, 0, 0)));
@@ -651,6 +652,18 @@ TEST(NodeToFace, OverlapBodiesAreThoseWithAPairItDoesNotTake) {
       std::make_unique<body::RigidBody>(body::BodyKind::kObstacle, ball, Mat(), "fixed ball"));
   NodeToFace n2f;
   n2f.method = ContactMethod::kNodeToFace;
+  // Handles itself: a slave (FE mesh) with a slave or a convex body; nothing with a sphere,
+  // two convex bodies, two obstacles or a body with itself.
+  const body::Body &cube = *owned[0], &cube2 = *owned[1], &box_body = *owned[2],
+                   &ball_body = *owned[3], &plate = *owned[4], &fixed_ball = *owned[5];
+  EXPECT_TRUE(n2f.Handles(cube, cube2));
+  EXPECT_TRUE(n2f.Handles(cube, box_body));
+  EXPECT_TRUE(n2f.Handles(plate, cube));
+  EXPECT_FALSE(n2f.Handles(cube, ball_body));
+  EXPECT_FALSE(n2f.Handles(fixed_ball, cube));
+  EXPECT_FALSE(n2f.Handles(box_body, plate));
+  EXPECT_FALSE(n2f.Handles(box_body, ball_body));
+  EXPECT_FALSE(n2f.Handles(cube, cube));
   int some_skipped = 0;
   for (int self = 0; self < 2; ++self) {
     owned[0]->selfcontact = self == 1;
