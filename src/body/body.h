@@ -75,6 +75,11 @@ class Body {
   virtual Vec3 PointVelocity(const Vec3& X) const = 0;      // spatial velocity of X
   // U_local = base^T v(X): fills H (3 x ndofs, sparse columns).
   virtual void ComputeH(const Vec3& X, const Mat3& base, HOperator& H) const = 0;
+  // ComputeH at the referential point of mesh node `node` when the body can give it without
+  // locating the point (FE meshes with lumped masses: the node alone); false: call ComputeH.
+  virtual bool ComputeNodeH(int /*node*/, const Mat3& /*base*/, HOperator& /*H*/) const {
+    return false;
+  }
   // G := A^-1 G for G with num_dofs() rows (A = inertia operator of the scheme).
   virtual void ApplyInverseInertia(Eigen::Ref<MatX> G) const = 0;
   // The diagonal of A when A is diagonal (lumped masses: explicit FE schemes), one entry a
@@ -141,5 +146,12 @@ class Body {
   Mat3 tensor_ = Mat3::Zero();
   std::vector<PointLoad> loads_;
 };
+
+// H at referential point X of b, which is mesh node `node` if node >= 0 (node-to-face
+// slaves): Body::ComputeNodeH when it applies, else Body::ComputeH.
+inline void ComputeConstraintH(const Body& b, const Vec3& X, int node, const Mat3& base,
+                               HOperator& H) {
+  if (node < 0 || !b.ComputeNodeH(node, base, H)) b.ComputeH(X, base, H);
+}
 
 }  // namespace solfec::body

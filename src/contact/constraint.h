@@ -67,4 +67,13 @@ struct Constraint {
   bool spring_quasi_static = false;  // QUASI_STATIC step: stroke at q(t), q(t+h) = q(t) + h u
 };
 
+// Node-to-face contacts (contact/node_to_face.h) are marked by piece1 = -2 - face (of the
+// master's surface) and piece2 = -2 - node (the slave's mesh node, whose referential point
+// is X2); overlap contacts have pieces >= 0.
+inline bool IsNodeToFace(const Constraint& c) {
+  return c.kind == ConstraintKind::kContact && c.piece2 <= -2;
+}
+// The slave mesh node of a node-to-face contact (-1 for any other constraint).
+inline int SlaveNode(const Constraint& c) { return IsNodeToFace(c) ? -2 - c.piece2 : -1; }
+
 }  // namespace solfec::contact

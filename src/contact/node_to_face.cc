@@ -55,10 +55,6 @@ class StageTimer {
 
 }  // namespace
 
-bool IsNodeToFace(const Constraint& c) {
-  return c.kind == ConstraintKind::kContact && c.piece2 <= -2;
-}
-
 namespace {
 
 // The node-to-face roles of a body: slave (a mesh FE body; also a master), master only

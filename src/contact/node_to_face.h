@@ -81,10 +81,6 @@ struct NodeToFaceStats {
   int octree_pairs = 0;        // stage 1 pairs before the refreshed boxes are compared
 };
 
-// Node-to-face contacts are marked in the Constraint by piece1 = -2 - face and
-// piece2 = -2 - node (overlap contacts have pieces >= 0).
-bool IsNodeToFace(const Constraint& c);
-
 // Pairs of bodies and of surfaces that never touch (CONTACT_EXCLUDE_BODIES / _SURFACES).
 struct NodeToFaceFilters {
   const std::set<std::pair<Id, Id>>* bodies = nullptr;

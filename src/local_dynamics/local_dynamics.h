@@ -58,7 +58,9 @@ class LocalDynamics {
     Eigen::Matrix<double, 3, 6> H6;
     Eigen::Matrix<double, 6, 3> G6;
   };
-  void BuildEntry(body::Body* b, const Vec3& X, const Mat3& base, double sign, Entry& e) const;
+  // `node`: the mesh node at X (node-to-face slaves; -1: none), for Body::ComputeNodeH.
+  void BuildEntry(body::Body* b, const Vec3& X, int node, const Mat3& base, double sign,
+                  Entry& e) const;
   Mat3 Block(const Entry& a, const Entry& b) const;
   // Rows sharing dofs on bodies with a diagonal A: for each such body (index b), the rows
   // whose entry on it has a nonzero H column at dof d are

@@ -505,7 +505,8 @@ void DomainDecomposition::PrepareSolve(domain::Domain& d, const std::vector<Cons
       RankCoupling::Entry e;
       e.row = static_cast<int>(i);
       e.sign = (k == 0 && two) ? -1.0 : 1.0;
-      b->ComputeH(k == 0 ? c.X1 : c.X2, c.base, e.H);
+      body::ComputeConstraintH(*b, k == 0 ? c.X1 : c.X2, k == 0 ? -1 : contact::SlaveNode(c),
+                               c.base, e.H);
       shared[it->second].entries.push_back(std::move(e));
     }
   }

@@ -411,6 +411,13 @@ void FeBody::ComputeH(const Vec3& X, const Mat3& base, HOperator& H) const {
   }
 }
 
+bool FeBody::ComputeNodeH(int node, const Mat3& base, HOperator& H) const {
+  if (embedded_ || node < 0 || node >= num_nodes() || !DiagonalInertia()) return false;
+  H.dofs = {3 * node, 3 * node + 1, 3 * node + 2};
+  H.values = base.transpose();
+  return true;
+}
+
 void FeBody::ApplyInverseInertia(Eigen::Ref<MatX> G) const {
   if (use_corotated_) return ApplyCorotatedInverse(G);  // form 'BC', DEF_LIM
   if (use_operator_) {

@@ -77,6 +77,10 @@ class FeBody : public Body {
   Vec3 ReferentialPoint(const Vec3& x) const override;
   Vec3 PointVelocity(const Vec3& X) const override;
   void ComputeH(const Vec3& X, const Mat3& base, HOperator& H) const override;
+  // With lumped masses (DiagonalInertia) a node's H is the node's alone, as ComputeH gives it
+  // at the node's referential point (the other shape functions vanish there), without the
+  // element search and inverse map.
+  bool ComputeNodeH(int node, const Mat3& base, HOperator& H) const override;
   // G := A^-1 G with A = lumped M, or the operator set by SetInertiaOperator (DEF_LIM).
   void ApplyInverseInertia(Eigen::Ref<MatX> G) const override;
   // The lumped masses while no operator is set (explicit schemes).

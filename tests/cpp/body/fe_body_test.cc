@@ -17,6 +17,7 @@
 namespace solfec::body {
 namespace {
 
+using testing::BoxShape;
 using testing::HexMeshShape;
 using testing::TetCubeShape;
 
@@ -232,6 +233,36 @@ TEST(FeBody, LumpedMassHHoldsOnlyTheNodesThePointDependsOn) {
       EXPECT_LT((Hu - base.transpose() * v(k.X)).norm(), 1e-12) << k.X.transpose();
     }
   }
+}
+
+// ComputeNodeH (node-to-face slaves): with lumped masses, bitwise ComputeH at the node's
+// referential point, for every node of a jittered mesh; declined (false) with an inertia
+// operator, for a node index out of range and for an embedded (background-mesh) body.
+TEST(FeBody, NodeHIsComputeHAtTheNodeWithLumpedMassesOnly) {
+  geometry::Shape shape = HexMeshShape(Vec3::Zero(), Vec3::Ones(), 2, 2, 2);
+  std::mt19937 rng(7);
+  std::uniform_real_distribution<double> jitter(-0.05, 0.05);
+  for (Vec3& x : shape.meshes[0].nodes) x += Vec3(jitter(rng), jitter(rng), jitter(rng));
+  FeBody b(shape, Mat(), "");
+  const Mat3 base = AxisAngle(Vec3(0.3, -1, 0.5).normalized(), 0.7);
+  for (int i = 0; i < b.num_nodes(); ++i) {
+    HOperator N, H;
+    ASSERT_TRUE(b.ComputeNodeH(i, base, N));
+    b.ComputeH(b.mesh().nodes[i], base, H);
+    EXPECT_EQ(N.dofs, H.dofs) << i;
+    EXPECT_EQ(N.values, H.values) << i;
+    EXPECT_EQ(N.dofs, (std::vector<int>{3 * i, 3 * i + 1, 3 * i + 2}));
+  }
+  HOperator H;
+  EXPECT_FALSE(b.ComputeNodeH(-1, base, H));
+  EXPECT_FALSE(b.ComputeNodeH(b.num_nodes(), base, H));
+  ASSERT_TRUE(b.TrySetInertiaOperator(b.MassMatrix()));
+  EXPECT_FALSE(b.ComputeNodeH(0, base, H));  // A^-1 H^T is dense: ComputeH keeps 8 nodes
+
+  geometry::Shape cube = BoxShape(Vec3::Zero(), Vec3::Ones());  // a convex on a background mesh
+  FeBody embedded(cube, Mat(), "", HexMeshShape(Vec3::Zero(), Vec3::Ones(), 1, 1, 1).meshes[0]);
+  ASSERT_TRUE(embedded.embedded() && embedded.DiagonalInertia());
+  EXPECT_FALSE(embedded.ComputeNodeH(0, base, H));
 }
 
 TEST(FeBody, GravityLoadsLumpedMassesAndPointForceSplitsByShapeFunctions) {
