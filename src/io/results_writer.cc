@@ -32,7 +32,6 @@ constexpr hsize_t kValuesChunkMax = 8192;  // flat q, u
 constexpr hsize_t kRowsChunkMax = 1024;    // body state rows
 constexpr hsize_t kSmallChunk = 32;        // frame table
 constexpr hsize_t kConChunk = 128;         // constraint states (128 x 256 B: deflate's window)
-constexpr hsize_t kConPlainChunk = 32;     // plain constraint states (8 kB: little left unused)
 constexpr hsize_t kConDefChunk = 64;       // constraint definitions
 constexpr hsize_t kShapeChunk = 1024;      // labels, face indices, faces, bases values
 constexpr int kStaticLevel = 6;            // deflate level of tables written once
@@ -144,19 +143,13 @@ void ResultsWriter::CreateLayout(const domain::Domain& d) {
   body_state_.Create(frames, "bodies", t.body_state, 0, state_chunk(nb, 2, kRowsChunkMax), z);
   q_.Create(frames, "q", H5T_NATIVE_DOUBLE, 0, state_chunk(nq, 64, kValuesChunkMax), z);
   u_.Create(frames, "u", H5T_NATIVE_DOUBLE, 0, state_chunk(nu, 64, kValuesChunkMax), z);
-  // The per-frame constraint states are deflated with compression 'ON' only: deflating their
-  // 256-byte rows of doubles every frame took 40% of the step of a pile of 60 FE cubes with
-  // 2000 node-to-face contacts, for a file 1.4x smaller. (Level 6, not the states' 1: a frame
-  // of few contacts fills a 128-row chunk mostly with unused rows, which level 1 leaves at
-  // ~400 bytes and level 6 below one row's 256.) Constraint definitions and the tables
-  // written once are deflated whenever libhdf5 can; rows between frames' blocks of deflated
-  // constraint tables read as def = -1 and id = -1 (unused).
+  // constraints and the tables written once are deflated whenever libhdf5 can; rows between
+  // frames' blocks of constraint tables read as def = -1 and id = -1 (unused)
   ConstraintStateRow no_state;
   no_state.def = -1;
   ConstraintDefRow no_def;
   no_def.id = -1;
-  constraint_.Create(frames, "constraints", t.constraint_state, 0,
-                     z ? kConChunk : kConPlainChunk, z, kStaticLevel,
+  constraint_.Create(frames, "constraints", t.constraint_state, 0, kConChunk, true, kStaticLevel,
                      &no_state);
   constraint_def_.Create(cons, "table", t.constraint_def, 0, kConDefChunk, true, kStaticLevel,
                          &no_def);

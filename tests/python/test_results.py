@@ -353,9 +353,8 @@ def test_frame_constraints_join_states_and_definitions_of_the_file(outdir):
 
 def test_small_model_file_is_not_bloated_by_chunks(outdir):
     # 101 frames of 3 rigid bodies and up to 5 contacts: the file holds little more than the
-    # raw bytes of its frames (chunks sized from the first frame, plain constraint states in
-    # 8 kB chunks): HDF5 metadata (~20 kB) and the unused tails of the last chunks of five
-    # tables; fixed 64 kB chunks of q and u alone would waste ~85 kB, above the bound
+    # raw bytes of its frames (chunks sized from the first frame, deflated constraint chunks
+    # written once); fixed 64 kB chunks of q and u alone would exceed the bound
     model(outdir, duration=0.2)
     path = results.results_path(outdir)
     with results.Results(path) as r:
@@ -364,7 +363,7 @@ def test_small_model_file_is_not_bloated_by_chunks(outdir):
                       8 * (fr["q_count"].sum() + fr["u_count"].sum()) +
                       256 * fr["con_count"].sum())
     assert r.nframes == 101 and payload > 100_000
-    assert os.path.getsize(path) <= payload + 48 * 1024  # HDF5 metadata, shapes, chunk tails
+    assert os.path.getsize(path) <= payload + 32 * 1024  # HDF5 metadata and shapes
 
 
 def test_stress_is_not_defined_for_rigid_bodies(outdir):

@@ -217,65 +217,55 @@ TEST(ConstraintRecords, SplitIntoDefinitionAndStateJoinsBackBitwise) {
 }
 
 // A ball resting on the floor keeps one contact for all frames: its fixed fields are stored
-// once, its state every frame. With compression 'ON' the deflated constraint states start
-// each frame at a chunk boundary (128 rows) without rewriting earlier chunks; with 'OFF' (the
-// default) they are plain rows, each frame's right after the last one's.
+// once, its state every frame, and the deflated constraint tables start each frame at a
+// chunk boundary (128 rows) without rewriting earlier chunks.
 TEST(ResultsWriter, ConstraintDefinitionsAreStoredOncePerConstraint) {
-  for (const bool compression : {false, true}) {
-    SCOPED_TRACE(compression ? "compression ON" : "compression OFF");
-    const std::string path = TempPath(compression ? "defs_on.h5" : "defs_off.h5");
-    domain::Domain d(domain::Analysis::kDynamic, 1e-3);
-    Build(d);
-    solvers::GaussSeidelSolver gs;
-    std::vector<Id> ids;
-    {
-      ResultsWriter w(path, ResultsWriter::Mode::kCreate);
-      w.set_compression(compression);
-      d.Run(gs, 0.06);  // landed at 46 ms
-      for (int k = 0; k < 40; ++k) {
-        d.Run(gs, 1e-3);
-        w.WriteFrame(d, 0, 0);
-        for (const auto& c : d.constraints()) ids.push_back(c.id);
-      }
+  const std::string path = TempPath("defs.h5");
+  domain::Domain d(domain::Analysis::kDynamic, 1e-3);
+  Build(d);
+  solvers::GaussSeidelSolver gs;
+  std::vector<Id> ids;
+  {
+    ResultsWriter w(path, ResultsWriter::Mode::kCreate);
+    d.Run(gs, 0.06);  // landed at 46 ms
+    for (int k = 0; k < 40; ++k) {
+      d.Run(gs, 1e-3);
+      w.WriteFrame(d, 0, 0);
+      for (const auto& c : d.constraints()) ids.push_back(c.id);
     }
-    std::sort(ids.begin(), ids.end());
-    const size_t distinct = std::unique(ids.begin(), ids.end()) - ids.begin();
-    ASSERT_GE(ids.size(), 40u);  // at least one contact in every frame
-    const hid_t f = H5Fopen(path.c_str(), H5F_ACC_RDONLY, H5P_DEFAULT);
-    ASSERT_GE(f, 0);
-    const auto frames = ReadAll<FrameRow>(f, "frames/table", Types().frame);
-    const auto defs = ReadAll<ConstraintDefRow>(f, "constraints/table", Types().constraint_def);
-    const auto cons = ReadConstraints(f);
-    const auto states = ReadAll<ConstraintStateRow>(f, "frames/constraints",
-                                                    Types().constraint_state);
-    const hsize_t stored = StorageBytes(f, "frames/constraints");
-    H5Fclose(f);
-    EXPECT_EQ(defs.size(), distinct);  // one definition row per constraint (no changes here)
-    EXPECT_EQ(defs[0].first_frame, 0);
-    const bool deflated = compression && DeflateAvailable();
-    int64_t rows = 0, next = 0;
-    for (const FrameRow& fr : frames) {
-      rows += fr.con_count;
-      if (deflated) EXPECT_EQ(fr.con_start % 128, 0);
-      else EXPECT_EQ(fr.con_start, next);
-      next = fr.con_start + fr.con_count;
-      for (int64_t i = fr.con_start; i < fr.con_start + fr.con_count; ++i)
-        EXPECT_EQ(cons[i].kind, 0);  // CONTACT, joined from its definition
+  }
+  std::sort(ids.begin(), ids.end());
+  const size_t distinct = std::unique(ids.begin(), ids.end()) - ids.begin();
+  ASSERT_GE(ids.size(), 40u);  // at least one contact in every frame
+  const hid_t f = H5Fopen(path.c_str(), H5F_ACC_RDONLY, H5P_DEFAULT);
+  ASSERT_GE(f, 0);
+  const auto frames = ReadAll<FrameRow>(f, "frames/table", Types().frame);
+  const auto defs = ReadAll<ConstraintDefRow>(f, "constraints/table", Types().constraint_def);
+  const auto cons = ReadConstraints(f);
+  const auto states = ReadAll<ConstraintStateRow>(f, "frames/constraints",
+                                                  Types().constraint_state);
+  const hsize_t stored = StorageBytes(f, "frames/constraints");
+  H5Fclose(f);
+  EXPECT_EQ(defs.size(), distinct);  // one definition row per constraint (no changes here)
+  EXPECT_EQ(defs[0].first_frame, 0);
+  int64_t rows = 0;
+  for (const FrameRow& fr : frames) {
+    rows += fr.con_count;
+    if (DeflateAvailable()) {
+      EXPECT_EQ(fr.con_start % 128, 0);
     }
-    EXPECT_EQ(static_cast<size_t>(rows), ids.size());
-    // the rows between the frames' blocks are unused: they read as def = -1 (none when plain)
-    const auto unused = std::count_if(states.begin(), states.end(),
-                                      [](const ConstraintStateRow& s) { return s.def == -1; });
-    EXPECT_EQ(static_cast<size_t>(unused + rows), states.size());
-    if (!deflated) EXPECT_EQ(unused, 0);
-    // 40 frames of 256-byte rows in 40 chunks of 128 rows (1.3 MB uncompressed): deflated, the
-    // zero rows vanish and no chunk is stored twice; the bound is the raw size of the rows.
-    // Plain: the rows in whole chunks of 32.
-    if (deflated) {
-      EXPECT_LE(stored, static_cast<hsize_t>(rows) * 256);
-    } else {
-      EXPECT_EQ(stored, static_cast<hsize_t>((rows + 31) / 32) * 32 * 256);
-    }
+    for (int64_t i = fr.con_start; i < fr.con_start + fr.con_count; ++i)
+      EXPECT_EQ(cons[i].kind, 0);  // CONTACT, joined from its definition
+  }
+  EXPECT_EQ(static_cast<size_t>(rows), ids.size());
+  // the rows between the frames' blocks are unused: they read as def = -1
+  const auto unused = std::count_if(states.begin(), states.end(),
+                                    [](const ConstraintStateRow& s) { return s.def == -1; });
+  EXPECT_EQ(static_cast<size_t>(unused + rows), states.size());
+  // 40 frames of 256-byte rows in 40 chunks of 128 rows (1.3 MB uncompressed): deflated, the
+  // zero rows vanish and no chunk is stored twice; the bound is the raw size of the rows.
+  if (DeflateAvailable()) {
+    EXPECT_LE(stored, static_cast<hsize_t>(rows) * 256);
   }
 }
 
