@@ -571,22 +571,28 @@ void NodeToFace::UpdateConstraints(const std::vector<Body*>& bodies, double h,
     min_previous_gap_ = std::min(min_previous_gap_, c.gap);
   }
   const std::vector<NodeFaceContact> found = Search(bodies, h, filters);
-  std::map<Key, size_t> index;
-  for (size_t i = 0; i < found.size(); ++i)
-    index[Key{found[i].master->id(), found[i].slave->id(), found[i].node}] = i;
+  // `found` is sorted by (master id, slave id, node), one entry a key (Search): an existing
+  // contact's entry is found by binary search.
+  const auto key_of = [](const NodeFaceContact& r) {
+    return Key{r.master->id(), r.slave->id(), r.node};
+  };
   std::vector<bool> used(found.size(), false);
   for (auto it = constraints.begin(); it != constraints.end();) {
     if (!IsNodeToFace(*it)) {
       ++it;
       continue;
     }
-    const auto f = index.find(Key{it->body1->id(), it->body2->id(), -2 - it->piece2});
-    if (f == index.end() || used[f->second]) {
+    const Key key{it->body1->id(), it->body2->id(), SlaveNode(*it)};
+    const auto f = std::lower_bound(
+        found.begin(), found.end(), key,
+        [&](const NodeFaceContact& r, const Key& k) { return key_of(r) < k; });
+    const size_t i = static_cast<size_t>(f - found.begin());
+    if (f == found.end() || key_of(*f) != key || used[i]) {
       it = constraints.erase(it);  // the node left the face (or its body is gone)
       continue;
     }
-    const NodeFaceContact& r = found[f->second];
-    used[f->second] = true;
+    const NodeFaceContact& r = *f;
+    used[i] = true;
     SetNodeFaceGeometry(*it, r, surfaces_.at(r.slave->id()), true);
     if (it->surf1 != r.surf_master || it->surf2 != r.surf_slave) {
       it->surf1 = r.surf_master;

@@ -729,6 +729,7 @@ TEST(NodeToFace, ContactsAppearWithinCaptureAndDisappearWhenTheNodeLeaves) {
   EXPECT_EQ(cons.front().id, 0);
   EXPECT_EQ(cons.front().age, 1);
   EXPECT_EQ(cons.front().R.z(), 5.0);
+  for (const Constraint& c : cons) EXPECT_EQ(c.age, 1) << c.id;  // all nine found again
   // At rest (no approach): the contacts stay while gap <= previous gap + margin = 1.1e-3,
   // and all 9 go once the cube is lifted by 2e-4 (gap 1.2e-3).
   for (int i = 0; i < cube->num_nodes(); ++i) cube->u_free()[3 * i + 2] = 0.0;
