@@ -7,6 +7,7 @@
 #include <typeinfo>
 #include <unordered_map>
 
+#include "base/counting_sort.h"
 #include "base/errors.h"
 #include "base/math.h"
 #include "body/fem/fe_body.h"
@@ -330,8 +331,8 @@ void LocalDynamics::AssembleW(solvers::BlockProblem& P, bool full) {
       for (size_t k = 0; k < ea.H.dofs.size(); ++k) {
         if (!NonZero(ea.H.values.col(k))) continue;
         const int d = base + ea.H.dofs[k];
-        for (int p = shared_start_[d]; p < shared_start_[d + 1]; ++p) {
-          const int j = shared_rows_[p];
+        for (int p = d > 0 ? shared_end_[d - 1] : 0; p < shared_end_[d]; ++p) {
+          const int j = shared_by_dof_[p].second;
           if (seen_[j] == stamp) continue;
           seen_[j] = stamp;
           couple(j);
@@ -364,26 +365,19 @@ void LocalDynamics::IndexSharedDofs() {
       shared_base_[b] = total;
       total += bodies_[b]->num_dofs();
     }
-  shared_start_.assign(total + 1, 0);
-  if (total == 0) return;
-  // Counting sort of (dof, row) over the entries' nonzero columns: counts, offsets, fill
-  // (each start_[d] advances to the end of d), then the starts shifted back.
-  auto each = [&](auto&& f) {
-    for (int i = 0; i < rows_; ++i)
-      for (int k = 0; k < num_entries_[i]; ++k) {
-        const Entry& e = entries_[i][k];
-        if (!e.diag || e.body_index < 0) continue;
-        const int base = shared_base_[e.body_index];
-        for (size_t c = 0; c < e.H.dofs.size(); ++c)
-          if (NonZero(e.H.values.col(c))) f(base + e.H.dofs[c], i);
-      }
-  };
-  each([&](int d, int) { ++shared_start_[d + 1]; });
-  for (int d = 0; d < total; ++d) shared_start_[d + 1] += shared_start_[d];
-  shared_rows_.resize(shared_start_[total]);
-  each([&](int d, int i) { shared_rows_[shared_start_[d]++] = i; });
-  for (int d = total; d > 0; --d) shared_start_[d] = shared_start_[d - 1];
-  shared_start_[0] = 0;
+  // (dof, row) of the entries' nonzero columns, rows in increasing order, then sorted by dof
+  // (stable: each dof's rows stay in increasing order).
+  shared_pairs_.clear();
+  for (int i = 0; i < rows_; ++i)
+    for (int k = 0; k < num_entries_[i]; ++k) {
+      const Entry& e = entries_[i][k];
+      if (!e.diag || e.body_index < 0) continue;
+      const int base = shared_base_[e.body_index];
+      for (size_t c = 0; c < e.H.dofs.size(); ++c)
+        if (NonZero(e.H.values.col(c))) shared_pairs_.emplace_back(base + e.H.dofs[c], i);
+    }
+  CountingSortBy(shared_pairs_, total, [](const std::pair<int, int>& p) { return p.first; },
+                 shared_end_, shared_by_dof_);
 }
 
 void LocalDynamics::ApplyW(const std::vector<Vec3>& x, std::vector<Vec3>& y) {

@@ -3,6 +3,7 @@
 #pragma once
 
 #include <array>
+#include <utility>
 #include <vector>
 
 #include "base/types.h"
@@ -63,8 +64,9 @@ class LocalDynamics {
                   Entry& e) const;
   Mat3 Block(const Entry& a, const Entry& b) const;
   // Rows sharing dofs on bodies with a diagonal A: for each such body (index b), the rows
-  // whose entry on it has a nonzero H column at dof d are
-  // shared_rows_[shared_start_[shared_base_[b] + d] ...), in increasing order.
+  // whose entry on it has a nonzero H column at dof d (D = shared_base_[b] + d) are the
+  // second members of shared_by_dof_[D > 0 ? shared_end_[D - 1] : 0, shared_end_[D]), in
+  // increasing order (CountingSortBy).
   void IndexSharedDofs();
   // G of the compact entries of body b (rows of A^-1 H^T at all its entries' nodes).
   void BuildCompactEntries(body::Body* b, const std::vector<Entry*>& entries);
@@ -94,7 +96,8 @@ class LocalDynamics {
   std::vector<int> num_entries_;
   std::vector<std::vector<int>> rows_of_body_;
   std::vector<int> slot_;
-  std::vector<int> shared_base_, shared_start_, shared_rows_, seen_;
+  std::vector<int> shared_base_, shared_end_, seen_;
+  std::vector<std::pair<int, int>> shared_pairs_, shared_by_dof_;  // (dof, row)
   mutable std::vector<int> dof_col_;  // Block: H column of each dof of b (-1: none)
   std::vector<body::Body*> bodies_;  // dense body index -> body (non-obstacles)
   std::vector<MatX> body_work_;      // per body: H^T x, then A^-1 H^T x (matrix-free)
