@@ -6,6 +6,7 @@ find_package(Qhull CONFIG REQUIRED)
 find_package(GTest)
 find_package(Threads REQUIRED)
 find_package(HDF5 REQUIRED COMPONENTS C)
+find_package(ZLIB REQUIRED)  # chunks deflated off the HDF5 library (io/chunk_codec.h)
 
 # CHOLMOD (Debian libsuitesparse-dev) factorizes the sparse inertia operators of deformable
 # bodies; Debian ships no CMake package for it, so find the header and library directly.

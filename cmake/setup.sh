@@ -12,7 +12,7 @@ jobs="${SOLFEC_JOBS:-$(nproc)}"
 # Packages needed to build and test (Debian 12 names).
 packages=(build-essential cmake pkg-config python3 python3-dev python3-numpy python3-pytest
   python3-h5py python3-matplotlib python3-meshio pybind11-dev libeigen3-dev libqhull-dev libgtest-dev
-  libsuitesparse-dev libhdf5-dev libspectra-dev
+  libsuitesparse-dev libhdf5-dev zlib1g-dev libspectra-dev
   libmetis-dev  # METIS: PARTITION of FINITE_ELEMENT bodies (docs/deck-language.md)
   openmpi-bin libopenmpi-dev libtrilinos-zoltan-dev  # MPI + Zoltan: solfec-mpi (docs/parallel.md)
   chromium)  # headless browser of the viewer's end-to-end test (docs/viewer.md)

@@ -80,6 +80,17 @@ void DefineIo(py::module_& m) {
       .def_property("interval", &io::Output::interval, &io::Output::set_interval)
       .def("set_compression", &io::Output::set_compression)
       .def("set_bases_in_file", &io::Output::set_bases_in_file)
+      // benchmark knob (tests/benchmarks/run_output_write.py): 'PIPELINE', 'DIRECT', 'BACKGROUND'
+      .def("set_write_mode",
+           [](io::Output& o, const std::string& mode) {
+             using M = io::ResultsWriter::WriteMode;
+             if (mode == "PIPELINE") o.writer().set_write_mode(M::kPipeline);
+             else if (mode == "DIRECT") o.writer().set_write_mode(M::kDirect);
+             else if (mode == "BACKGROUND") o.writer().set_write_mode(M::kBackground);
+             else
+               throw py::value_error("Output.set_write_mode: argument 'mode' must be 'PIPELINE', "
+                                     "'DIRECT' or 'BACKGROUND', got '" + mode + "'");
+           })
       .def("begin_run", &io::Output::BeginRun)
       .def("end_run", &io::Output::EndRun)
       .def("finish", &io::Output::Finish)
@@ -87,6 +98,7 @@ void DefineIo(py::module_& m) {
       .def("close", [](io::Output& o) { o.writer().Close(); })
       .def_property_readonly("is_open", [](io::Output& o) { return o.writer().is_open(); })
       .def_property_readonly("frames", [](io::Output& o) { return o.writer().frames(); })
+      .def_property_readonly("pending", [](io::Output& o) { return o.writer().pending(); })
       .def_property_readonly("seconds", [](io::Output& o) { return o.writer().seconds(); })
       .def_property_readonly("last_frame_time",
                              [](io::Output& o) { return o.writer().last_frame_time(); });

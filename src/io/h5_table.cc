@@ -9,6 +9,8 @@
 #include <stdexcept>
 #include <utility>
 
+#include "io/chunk_codec.h"
+
 namespace solfec::io {
 
 bool DeflateAvailable() {
@@ -43,6 +45,10 @@ H5Table& H5Table::operator=(H5Table&& o) noexcept {
     width_ = o.width_;
     chunk_rows_ = o.chunk_rows_;
     deflated_ = o.deflated_;
+    direct_ = o.direct_;
+    level_ = o.level_;
+    elem_ = o.elem_;
+    fill_ = std::move(o.fill_);
     name_ = std::move(o.name_);
   }
   return *this;
@@ -74,6 +80,7 @@ void H5Table::Create(hid_t parent, const std::string& name, hid_t type, int widt
   H5Pclose(plist);
   H5Sclose(space);
   H5CheckId(dset_, "create dataset '" + name + "'");
+  InspectFilters();
 }
 
 void H5Table::Open(hid_t parent, const std::string& name, hid_t type) {
@@ -92,7 +99,35 @@ void H5Table::Open(hid_t parent, const std::string& name, hid_t type) {
   const hid_t plist = H5Dget_create_plist(dset_);
   hsize_t chunk[2] = {1, 1};
   chunk_rows_ = H5Pget_chunk(plist, 2, chunk) > 0 ? std::max<hsize_t>(1, chunk[0]) : 1;
-  deflated_ = H5Pget_nfilters(plist) > 0;
+  H5Pclose(plist);
+  InspectFilters();
+}
+
+void H5Table::InspectFilters() {
+  const hid_t plist = H5Dget_create_plist(dset_);
+  const int nf = H5Pget_nfilters(plist);
+  deflated_ = nf > 0;
+  // Direct chunk writes need the pipeline we reproduce (shuffle, then deflate) and raw bytes
+  // of the memory type equal to those of the file type.
+  direct_ = false;
+  elem_ = H5Tget_size(type_);
+  fill_.assign(elem_, 0);
+  if (nf == 2 && H5Pget_layout(plist) == H5D_CHUNKED) {
+    unsigned flags = 0, cd[4] = {0, 0, 0, 0};
+    size_t ncd = 4;
+    char fname[16];
+    const H5Z_filter_t f0 = H5Pget_filter2(plist, 0, &flags, &ncd, cd, sizeof fname, fname, nullptr);
+    ncd = 4;
+    const H5Z_filter_t f1 = H5Pget_filter2(plist, 1, &flags, &ncd, cd, sizeof fname, fname, nullptr);
+    const hid_t ftype = H5Dget_type(dset_);
+    const bool same = ftype >= 0 && H5Tequal(ftype, type_) > 0;
+    if (ftype >= 0) H5Tclose(ftype);
+    if (f0 == H5Z_FILTER_SHUFFLE && f1 == H5Z_FILTER_DEFLATE && ncd >= 1 && cd[0] <= 9 && same &&
+        H5Pget_fill_value(plist, type_, fill_.data()) >= 0) {
+      direct_ = true;
+      level_ = static_cast<int>(cd[0]);
+    }
+  }
   H5Pclose(plist);
 }
 
@@ -138,6 +173,39 @@ void H5Table::Write(hsize_t at, const void* rows, hsize_t n) {
   H5Sclose(mspace);
   H5Sclose(fspace);
   H5Check(st, "write '" + name_ + "'");
+}
+
+void H5Table::Stage(hsize_t at, const void* rows, hsize_t n, EncodedBlock& b) const {
+  const size_t row_bytes = elem_ * static_cast<size_t>(std::max(1, width_));
+  b.at = at;
+  b.n = n;
+  b.elem = elem_;
+  b.level = level_;
+  b.chunk_bytes = row_bytes * chunk_rows_;
+  const size_t nchunks = (n + chunk_rows_ - 1) / chunk_rows_;
+  const size_t used = row_bytes * n, total = b.chunk_bytes * nchunks;
+  b.raw.resize(total);
+  std::memcpy(b.raw.data(), rows, used);
+  // rows past the block in its last chunk read as the fill value, as after Write
+  for (size_t o = used; o < total; o += elem_) std::memcpy(b.raw.data() + o, fill_.data(), elem_);
+  b.chunks.resize(nchunks);
+}
+
+void H5Table::Encode(EncodedBlock& b) {
+  for (size_t c = 0; c < b.chunks.size(); ++c)
+    EncodeShuffleDeflate(b.raw.data() + c * b.chunk_bytes, b.chunk_bytes, b.elem, b.level,
+                         b.scratch, b.chunks[c]);
+}
+
+void H5Table::WriteEncoded(const EncodedBlock& b) {
+  if (b.n == 0) return;
+  hsize_t need[2] = {b.at + b.n, static_cast<hsize_t>(width_)};
+  if (rows() < b.at + b.n) H5Check(H5Dset_extent(dset_, need), "extend '" + name_ + "'");
+  for (size_t c = 0; c < b.chunks.size(); ++c) {
+    const hsize_t offset[2] = {b.at + c * chunk_rows_, 0};
+    H5Check(H5Dwrite_chunk(dset_, H5P_DEFAULT, 0, offset, b.chunks[c].size(), b.chunks[c].data()),
+            "write a chunk of '" + name_ + "'");
+  }
 }
 
 void H5Table::Read(hsize_t at, void* rows, hsize_t n) const {

@@ -6,6 +6,7 @@
 
 #include <cstdint>
 #include <string>
+#include <vector>
 
 namespace solfec::io {
 
@@ -38,6 +39,26 @@ class H5Table {
 
   // Writes n rows at row `at`, extending the dataset when needed.
   void Write(hsize_t at, const void* rows, hsize_t n);
+  // Deflated blocks off the library (Direct tables): Stage copies n rows starting at a chunk
+  // boundary `at` into whole chunks padded with the fill value (main thread); Encode applies
+  // shuffle + deflate to them, exactly as the filter pipeline (any thread: no HDF5 call);
+  // WriteEncoded extends the table and stores the chunks with H5Dwrite_chunk (main thread).
+  // The result reads back as Write(at, rows, n) would have left it.
+  struct EncodedBlock {
+    hsize_t at = 0, n = 0;
+    size_t chunk_bytes = 0, elem = 0;
+    int level = 0;
+    std::vector<uint8_t> raw;                  // the block's chunks, padded
+    std::vector<std::vector<uint8_t>> chunks;  // encoded, one per chunk
+    std::vector<uint8_t> scratch;
+    size_t num_chunks() const { return chunk_bytes ? raw.size() / chunk_bytes : 0; }
+  };
+  // True for a table with exactly the shuffle + deflate filters and a file type equal to the
+  // memory type (then Stage/Encode/WriteEncoded may replace Write for aligned blocks).
+  bool direct() const { return direct_; }
+  void Stage(hsize_t at, const void* rows, hsize_t n, EncodedBlock& b) const;
+  static void Encode(EncodedBlock& b);
+  void WriteEncoded(const EncodedBlock& b);
   // Reads n rows at row `at` into `rows`.
   void Read(hsize_t at, void* rows, hsize_t n) const;
   hsize_t rows() const;  // current extent
@@ -58,11 +79,17 @@ class H5Table {
   }
 
  private:
+  void InspectFilters();  // sets deflated_, direct_, level_, elem_, fill_ from the dataset
+
   hid_t dset_ = -1;
   hid_t type_ = -1;  // memory type, borrowed
   int width_ = 0;
   hsize_t chunk_rows_ = 1;
   bool deflated_ = false;
+  bool direct_ = false;
+  int level_ = 0;
+  size_t elem_ = 0;            // bytes of one element of the type
+  std::vector<uint8_t> fill_;  // one element: the fill value in the memory type
   std::string name_;
 };
 

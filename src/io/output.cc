@@ -46,9 +46,13 @@ void Output::BeginRun(const domain::Domain& d) {
   MaybeWriteState(d);
 }
 
-void Output::EndRun(const domain::Domain& d) { MaybeWriteState(d); }
+void Output::EndRun(const domain::Domain& d) {
+  writer_.Drain();  // every frame of the RUN in the file when RUN returns
+  MaybeWriteState(d);
+}
 
 void Output::Finish(const domain::Domain& d) {
+  writer_.Drain();  // STATE then counts every frame
   WriteState(d);
   writer_.Close();
 }

@@ -13,6 +13,7 @@
 #include <utility>
 #include <vector>
 
+#include "base/background_task.h"
 #include "contact/constraint.h"
 #include "domain/domain.h"
 #include "io/h5_table.h"
@@ -35,6 +36,16 @@ class ResultsWriter {
   // Deflate compression of the datasets; effective only before the first frame.
   void set_compression(bool on) { compression_ = on; }
   bool compression() const { return compression_; }
+  // How deflated per-frame blocks are written (the file is the same byte for byte):
+  // kPipeline through libhdf5's filters (H5Dwrite), kDirect encoded here and stored with
+  // H5Dwrite_chunk, kBackground (default) as kDirect with large frames encoded on a worker
+  // thread while the next step computes (tests/benchmarks/run_output_write.py compares them).
+  enum class WriteMode { kPipeline, kDirect, kBackground };
+  void set_write_mode(WriteMode m) {
+    Drain();
+    write_mode_ = m;
+  }
+  WriteMode write_mode() const { return write_mode_; }
   // Reduced bases (BC-RO / BC-MODAL) in /shapes/bases: whole (true, default) or only a
   // fingerprint, the deck supplying E on read (OUTPUT(..., bases='DECK'); docs/output.md).
   // Applies to bodies first written after the call.
@@ -44,11 +55,17 @@ class ResultsWriter {
   // Appends one frame (definitions of new bodies first); newbods/delbods are the counts
   // since the previous frame. Reopens the file if Close() was called.
   void WriteFrame(const domain::Domain& d, int newbods, int delbods);
-  // Closes the file (other readers in this process may open it); the next frame reopens it.
+  // Writes the frame in flight, if any: a frame whose deflated blocks are large is compressed
+  // on a worker thread while the next step computes, and written (then counted) by the next
+  // WriteFrame or by Drain. Output::EndRun drains, so after RUN every frame is in the file.
+  void Drain();
+  bool pending() const { return pending_.active; }
+  // Drains, then closes the file (other readers in this process may open it); the next
+  // frame reopens it.
   void Close();
   bool is_open() const { return file_ >= 0; }
 
-  int64_t frames() const { return frames_; }
+  int64_t frames() const { return frames_; }  // complete frames (counted in the file)
   double last_frame_time() const { return last_time_; }
   double seconds() const { return seconds_; }  // wall time spent writing [s]
   const std::string& path() const { return path_; }
@@ -67,11 +84,17 @@ class ResultsWriter {
   // First row of a block of `rows` rows appended at `cursor` (H5Table::AlignedStart).
   static int64_t AlignedRow(const H5Table& t, int64_t cursor, size_t rows);
   void Flush();
+  void CloseTables();  // closes the datasets and the file (no drain)
+  // Per-frame table `t`: n rows at `at`, through the worker (pending_) when `t` is direct.
+  void WriteBlock(H5Table& t, int64_t at, const void* rows, size_t n);
+  void CommitFrame(const FrameRow& f);  // frame row, then the count that makes it visible
+  void FinishPending();                 // writes the pending frame's chunks, commits it
 
   std::string path_;
   hid_t file_ = -1;
   hid_t count_ = -1;  // /frames/count
   bool compression_ = false;
+  WriteMode write_mode_ = WriteMode::kBackground;
   bool bases_in_file_ = true;
   bool layout_ = false;  // datasets exist
   H5Table frame_, body_state_, q_, u_, constraint_, constraint_def_;
@@ -107,6 +130,15 @@ class ResultsWriter {
     int64_t label0 = 0, convex0 = 0, vertex0 = 0, face0 = 0, fv0 = 0, sphere0 = 0, mesh0 = 0,
             element0 = 0, mface0 = 0, base0 = 0;
   } st_;
+  // The frame whose deflated blocks are being encoded (at most one).
+  struct Pending {
+    bool active = false;
+    FrameRow frame;
+    std::vector<std::pair<H5Table*, H5Table::EncodedBlock>> blocks;  // reused between frames
+    size_t used = 0;                                                // blocks of this frame
+    size_t bytes = 0;                                               // their raw bytes
+  } pending_;
+  BackgroundTask encoder_;
 };
 
 }  // namespace solfec::io

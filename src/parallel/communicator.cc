@@ -93,7 +93,9 @@ MpiSession::MpiSession(int* argc, char*** argv) {
   int initialised = 0;
   MPI_Initialized(&initialised);
   if (!initialised) {
-    MPI_Init(argc, argv);
+    // FUNNELED: the results writer's worker thread (io/results_writer.h) never calls MPI
+    int provided = 0;
+    MPI_Init_thread(argc, argv, MPI_THREAD_FUNNELED, &provided);
     owns_ = true;
   }
 }
