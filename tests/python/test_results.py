@@ -427,3 +427,85 @@ def test_large_frames_deflated_while_the_next_step_runs_read_back_exactly(outdir
             for b, q, u in zip(balls[::37], confs, velos):
                 assert np.array_equal(fr.body_q(b.id), q)
                 assert np.array_equal(fr.body_u(b.id), u)
+
+
+BALLS_DECK = """
+import sys
+T = float(sys.argv[1])
+sol = SOLFEC('DYNAMIC', 2e-3, 'out/b')
+sol.verbose = 'OFF'
+bulk = BULK_MATERIAL(sol, young=1e9, poisson=0.25, density=1000.0)
+SURFACE_MATERIAL(sol, friction=0.3, restitution=0.0)
+BODY(sol, 'OBSTACLE', HULL([-5,-5,-1, 5,-5,-1, 5,5,-1, -5,5,-1, -5,-5,0, 5,-5,0, 5,5,0, -5,5,0], 1, 1), bulk)
+for i in range(20):
+    for j in range(20):
+        BODY(sol, 'RIGID', SPHERE((0.25 * i - 2.4, 0.25 * j - 2.4, 0.0999), 0.1, 1, 1), bulk)
+GRAVITY(sol, (0, 0, -9.81))
+RUN(sol, GAUSS_SEIDEL_SOLVER(1e-8, 500), T)
+print('END', sol.mode, repr((sol.time, sol.ncon)))
+"""
+
+
+def _check_ball_frames(path, h=2e-3):
+    """Every complete frame of BALLS_DECK's file: 401 bodies, 400 contacts after the frame at
+    t = 0 (none yet), times k h."""
+    with results.Results(path) as res:
+        n = res.nframes
+        for i in range(n):
+            fr = res.frame(i)
+            assert len(fr.constraints) == (400 if i else 0) and len(fr.bodies) == 401, f"frame {i}"
+            assert np.all(fr.constraints["id"] >= 0)
+        np.testing.assert_allclose(res.times, h * np.arange(n), rtol=0, atol=1e-12)
+        return n, float(res.times[-1])
+
+
+def test_run_killed_while_a_frame_is_encoded_keeps_every_complete_frame(tmp_path, run_solfec):
+    # frames of 400 contacts are deflated on the writer's worker thread and written one step
+    # later: SIGKILL at any moment leaves the frames counted so far whole, and -c continues
+    deck = tmp_path / "deck.py"
+    deck.write_text(BALLS_DECK)
+    from conftest import SOLFEC_EXE
+    proc = subprocess.Popen([SOLFEC_EXE, str(deck), "100"], cwd=tmp_path,
+                            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    state = tmp_path / "out" / "b" / "STATE"
+    t0 = time.time()
+    while time.time() - t0 < 60:
+        if state.exists() and "step" in state.read_text():
+            if int(dict(ln.split() for ln in state.read_text().splitlines())["step"]) >= 150:
+                break
+        time.sleep(0.02)
+    proc.send_signal(signal.SIGKILL)
+    proc.wait()
+    n, t_last = _check_ball_frames(str(tmp_path / "out" / "b"))
+    assert n >= 150
+    mode, (t, ncon) = _final(run_solfec(deck_path=deck, options=["-c"], args=[repr(t_last + 0.02)]))
+    assert mode == "WRITE" and ncon == 400 and t == pytest.approx(t_last + 0.02, abs=1e-9)
+    n2, t2 = _check_ball_frames(str(tmp_path / "out" / "b"))
+    assert n2 == n + 10 and t2 == pytest.approx(t, abs=1e-12)
+
+
+def test_run_stopped_by_an_error_leaves_its_frames_in_the_file(outdir):
+    sol = SOLFEC("DYNAMIC", 2e-3, outdir)
+    sol.verbose = "OFF"
+    bulk = BULK_MATERIAL(sol, young=1e9, poisson=0.25, density=1000.0)
+    SURFACE_MATERIAL(sol, friction=0.3, restitution=0.0)
+    BODY(sol, "OBSTACLE", slab(), bulk)
+    for i in range(20):
+        for j in range(20):
+            BODY(sol, "RIGID", SPHERE((0.25 * i - 2.4, 0.25 * j - 2.4, 0.0999), 0.1, 1, 1), bulk)
+    GRAVITY(sol, (0, 0, -9.81))
+    seen = []
+
+    def cb():
+        seen.append(sol._output.pending)
+        if len(seen) == 6:
+            raise RuntimeError("deck callback failed")
+        return 1
+    CALLBACK(sol, 2e-3, (), cb)
+    with pytest.raises(RuntimeError, match="deck callback failed"):
+        RUN(sol, GAUSS_SEIDEL_SOLVER(1e-8, 500), 1.0)
+    assert any(seen) and not sol._output.pending
+    with results.Results(outdir) as res:
+        assert res.nframes == sol._output.frames >= 6
+        assert float(res.times[-1]) == pytest.approx(sol.time, abs=1e-12)
+        assert len(res.frame(res.nframes - 1).constraints) == 400
