@@ -27,6 +27,13 @@ const char* SchemeName(Scheme s);
 struct HOperator {
   std::vector<int> dofs;
   Mat3X values;  // 3 x dofs.size()
+  // Node form, set by bodies whose H is [w_0 F, w_1 F, ...] over the dof triples
+  // (3 n_k, 3 n_k + 1, 3 n_k + 2) of mesh nodes n_k (FeBody with lumped masses: F = base^T,
+  // w = the shape functions at X); `nodes` empty otherwise. With equal masses on a node's
+  // dofs a W block is then (sum over shared nodes of w_a w_b / m) F_a F_b^T.
+  std::vector<int> nodes;
+  std::vector<double> weights;
+  Mat3 frame = Mat3::Zero();
 };
 
 // A point load (manual 4.2 FORCE / TORQUE).

@@ -131,6 +131,7 @@ void LocalDynamics::BuildEntry(body::Body* b, const Vec3& X, int node, const Mat
   e.body = b;
   e.sign = sign;
   e.diag = nullptr;
+  e.H.nodes.clear();  // bodies without the node form leave it empty
   body::ComputeConstraintH(*b, X, node, base, e.H);
   const int nd = b->num_dofs();
   e.dense6 = nd == 6 && e.H.dofs.size() == 6;
@@ -177,6 +178,22 @@ Mat3 LocalDynamics::Block(const Entry& a, const Entry& b) const {
     // Row d of A^-1 H_b^T is H_b's column at d over the mass of d, zero where H_b has none
     // (the terms of the general loop below, without forming G).
     const VecX& m = *b.diag;
+    // Both H in node form (a and b are entries of one body): W = s F_a F_b^T with
+    // s = sum of w_a w_b / m over the shared nodes, while their dofs have equal masses.
+    if (!a.H.nodes.empty() && !b.H.nodes.empty()) {
+      double s = 0.0;
+      bool equal = true;
+      for (size_t k = 0; k < a.H.nodes.size(); ++k) {
+        const int node = a.H.nodes[k];
+        for (size_t l = 0; l < b.H.nodes.size(); ++l) {
+          if (b.H.nodes[l] != node) continue;
+          const double mn = m[3 * node];
+          equal = equal && m[3 * node + 1] == mn && m[3 * node + 2] == mn;
+          s += a.H.weights[k] * b.H.weights[l] / mn;
+        }
+      }
+      if (equal) return s * (a.H.frame * b.H.frame.transpose());
+    }
     if (dof_col_.size() < static_cast<size_t>(m.size())) dof_col_.resize(m.size(), -1);
     for (size_t l = 0; l < b.H.dofs.size(); ++l) dof_col_[b.H.dofs[l]] = static_cast<int>(l);
     for (size_t k = 0; k < a.H.dofs.size(); ++k) {
@@ -328,16 +345,20 @@ void LocalDynamics::AssembleW(solvers::BlockProblem& P, bool full) {
       // blocks are zero), each once.
       const int base = shared_base_[ea.body_index];
       ++stamp;
-      for (size_t k = 0; k < ea.H.dofs.size(); ++k) {
-        if (!NonZero(ea.H.values.col(k))) continue;
-        const int d = base + ea.H.dofs[k];
+      auto couple_sharing = [&](int d) {
         for (int p = d > 0 ? shared_end_[d - 1] : 0; p < shared_end_[d]; ++p) {
           const int j = shared_by_dof_[p].second;
           if (seen_[j] == stamp) continue;
           seen_[j] = stamp;
           couple(j);
         }
+      };
+      if (node_keys_[ea.body_index]) {
+        for (int node : ea.H.nodes) couple_sharing(base + 3 * node);
+        continue;
       }
+      for (size_t k = 0; k < ea.H.dofs.size(); ++k)
+        if (NonZero(ea.H.values.col(k))) couple_sharing(base + ea.H.dofs[k]);
     }
     // Sort the off-diagonal blocks by column.
     const size_t m = P.col.size() - start;
@@ -365,6 +386,14 @@ void LocalDynamics::IndexSharedDofs() {
       shared_base_[b] = total;
       total += bodies_[b]->num_dofs();
     }
+  // A body whose entries all have H in node form (all three dofs of each node nonzero) is
+  // keyed by node (its first dof): a third of the pairs, the same rows found.
+  node_keys_.assign(nb, 1);
+  for (int i = 0; i < rows_; ++i)
+    for (int k = 0; k < num_entries_[i]; ++k) {
+      const Entry& e = entries_[i][k];
+      if (e.diag && e.body_index >= 0 && e.H.nodes.empty()) node_keys_[e.body_index] = 0;
+    }
   // (dof, row) of the entries' nonzero columns, rows in increasing order, then sorted by dof
   // (stable: each dof's rows stay in increasing order).
   shared_pairs_.clear();
@@ -373,6 +402,10 @@ void LocalDynamics::IndexSharedDofs() {
       const Entry& e = entries_[i][k];
       if (!e.diag || e.body_index < 0) continue;
       const int base = shared_base_[e.body_index];
+      if (node_keys_[e.body_index]) {
+        for (int node : e.H.nodes) shared_pairs_.emplace_back(base + 3 * node, i);
+        continue;
+      }
       for (size_t c = 0; c < e.H.dofs.size(); ++c)
         if (NonZero(e.H.values.col(c))) shared_pairs_.emplace_back(base + e.H.dofs[c], i);
     }

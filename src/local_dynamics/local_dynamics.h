@@ -64,7 +64,8 @@ class LocalDynamics {
                   Entry& e) const;
   Mat3 Block(const Entry& a, const Entry& b) const;
   // Rows sharing dofs on bodies with a diagonal A: for each such body (index b), the rows
-  // whose entry on it has a nonzero H column at dof d (D = shared_base_[b] + d) are the
+  // whose entry on it has a nonzero H column at dof d (D = shared_base_[b] + d; with
+  // node_keys_[b], d = 3 n for the rows with H in node form at node n) are the
   // second members of shared_by_dof_[D > 0 ? shared_end_[D - 1] : 0, shared_end_[D]), in
   // increasing order (CountingSortBy).
   void IndexSharedDofs();
@@ -97,6 +98,7 @@ class LocalDynamics {
   std::vector<std::vector<int>> rows_of_body_;
   std::vector<int> slot_;
   std::vector<int> shared_base_, shared_end_, seen_;
+  std::vector<char> node_keys_;  // per body: shared rows keyed by node (IndexSharedDofs)
   std::vector<std::pair<int, int>> shared_pairs_, shared_by_dof_;  // (dof, row)
   mutable std::vector<int> dof_col_;  // Block: H column of each dof of b (-1: none)
   std::vector<body::Body*> bodies_;  // dense body index -> body (non-obstacles)

@@ -10,7 +10,9 @@ baseline's.
         [--scenes example:25:500 paper:60:40 lim:20:100] [--runs 2]
 
 A scene is setting:cubes:steps of run_contact_search.py (`example` is the semi-explicit
-paper's example 6.2 layout, `paper` its Fig. 16 piles, `lim` piles with DEF_LIM). Each build
+paper's example 6.2 layout with NODE_TO_FACE contact, `paper` its Fig. 16 piles, `lim` piles
+with DEF_LIM), or `overlap`: examples/hyperelastic_cubes itself (example 6.2 with the
+overlap-based contact points it ships with; cubes:steps, e.g. overlap:25:500). Each build
 needs its Python module (build/python/solfec); a build may be an older commit's.
 """
 import argparse
@@ -33,9 +35,16 @@ def child(scene, state_path):
     setting, count, steps = scene.split(":")
     count, steps = int(count), int(steps)
     with tempfile.TemporaryDirectory() as tmp:
-        sol = B.pile(tmp, count, setting)
-        gs = B.solver(setting)
-        h = B.SETTINGS[setting]["step"]
+        if setting == "overlap":  # examples/hyperelastic_cubes as shipped (OVERLAP contact)
+            sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(HERE)), "examples",
+                                            "hyperelastic_cubes"))
+            import cubes
+            sol, _, gs = cubes.build(0.0, 5, max(1, count // 5), 3, outdir=tmp)
+            h = cubes.STEP
+        else:
+            sol = B.pile(tmp, count, setting)
+            gs = B.solver(setting)
+            h = B.SETTINGS[setting]["step"]
         RUN(sol, gs, h)  # the first step builds the hierarchies and operators
         t0 = time.process_time()
         RUN(sol, gs, steps * h)

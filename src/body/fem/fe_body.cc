@@ -403,10 +403,18 @@ void FeBody::ComputeH(const Vec3& X, const Mat3& base, HOperator& H) const {
   H.dofs.resize(3 * kept);
   H.values.resize(3, 3 * kept);
   const Mat3 BT = base.transpose();
+  const bool node_form = DiagonalInertia() != nullptr;  // LocalDynamics::Block's fast path
+  H.nodes.clear();
+  H.weights.clear();
+  if (node_form) H.frame = BT;
   for (int a = 0, c = 0; a < ed.num_nodes; ++a) {
     if (kept < ed.num_nodes && N[a] == 0.0) continue;
     for (int j = 0; j < 3; ++j) H.dofs[3 * c + j] = 3 * ed.nodes[a] + j;
     H.values.block<3, 3>(0, 3 * c) = N[a] * BT;
+    if (node_form) {
+      H.nodes.push_back(ed.nodes[a]);
+      H.weights.push_back(N[a]);
+    }
     ++c;
   }
 }
@@ -415,6 +423,9 @@ bool FeBody::ComputeNodeH(int node, const Mat3& base, HOperator& H) const {
   if (embedded_ || node < 0 || node >= num_nodes() || !DiagonalInertia()) return false;
   H.dofs = {3 * node, 3 * node + 1, 3 * node + 2};
   H.values = base.transpose();
+  H.nodes.assign(1, node);
+  H.weights.assign(1, 1.0);
+  H.frame = H.values;
   return true;
 }
 

@@ -265,6 +265,38 @@ TEST(FeBody, NodeHIsComputeHAtTheNodeWithLumpedMassesOnly) {
   EXPECT_FALSE(embedded.ComputeNodeH(0, base, H));
 }
 
+// With lumped masses H also comes in node form (LocalDynamics forms W blocks from it): the
+// columns of node k are weights[k] * frame, frame = base^T, the weights the shape functions
+// at X (sum 1); with an inertia operator (dense A^-1 H^T) there is no node form.
+TEST(FeBody, LumpedMassHComesInNodeFormMatchingItsColumns) {
+  geometry::Shape shape = HexMeshShape(Vec3::Zero(), Vec3::Ones(), 2, 2, 2);
+  FeBody b(shape, Mat(), "");
+  const Mat3 base = AxisAngle(Vec3(0.3, -1, 0.5).normalized(), 0.7);
+  for (const Vec3& X : {Vec3(0.3, 0.2, 0.7), Vec3(0.5, 0.5, 0.25), Vec3(1, 0.5, 0.5)}) {
+    HOperator H;
+    b.ComputeH(X, base, H);
+    ASSERT_EQ(3 * H.nodes.size(), H.dofs.size());
+    ASSERT_EQ(H.weights.size(), H.nodes.size());
+    EXPECT_EQ(H.frame, Mat3(base.transpose()));
+    double sum = 0.0;
+    for (size_t k = 0; k < H.nodes.size(); ++k) {
+      for (int j = 0; j < 3; ++j) EXPECT_EQ(H.dofs[3 * k + j], 3 * H.nodes[k] + j);
+      EXPECT_EQ(Mat3(H.values.middleCols<3>(3 * k)), Mat3(H.weights[k] * H.frame));
+      sum += H.weights[k];
+    }
+    EXPECT_NEAR(sum, 1.0, 1e-14);
+  }
+  HOperator N;
+  ASSERT_TRUE(b.ComputeNodeH(4, base, N));
+  EXPECT_EQ(N.nodes, std::vector<int>{4});
+  EXPECT_EQ(N.weights, std::vector<double>{1.0});
+  ASSERT_TRUE(b.TrySetInertiaOperator(b.MassMatrix()));
+  HOperator D;
+  b.ComputeH(Vec3(0.3, 0.2, 0.7), base, D);
+  EXPECT_TRUE(D.nodes.empty());
+  EXPECT_EQ(D.dofs.size(), 24u);
+}
+
 TEST(FeBody, GravityLoadsLumpedMassesAndPointForceSplitsByShapeFunctions) {
   FeBody b = UnitHex2();
   PointLoad load;
