@@ -216,6 +216,18 @@ def _final(p):
     return line.split(" ", 2)[1], eval(line.split(" ", 2)[2])
 
 
+def _kill_after_steps(proc, state, steps, timeout):
+    """SIGKILL `proc` once its STATE file reports `steps` steps (or after `timeout` s)."""
+    t0 = time.time()
+    while time.time() - t0 < timeout:
+        if state.exists() and "step" in state.read_text():
+            if int(dict(ln.split() for ln in state.read_text().splitlines())["step"]) >= steps:
+                break
+        time.sleep(0.02)
+    proc.send_signal(signal.SIGKILL)
+    proc.wait()
+
+
 def test_killed_run_opens_in_read_mode_and_continues_to_the_uninterrupted_result(tmp_path,
                                                                                  run_solfec):
     deck = tmp_path / "deck.py"
@@ -223,16 +235,7 @@ def test_killed_run_opens_in_read_mode_and_continues_to_the_uninterrupted_result
     from conftest import SOLFEC_EXE
     proc = subprocess.Popen([SOLFEC_EXE, str(deck), "1000"], cwd=tmp_path,
                             stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
-    state = tmp_path / "out" / "k" / "STATE"
-    t0 = time.time()
-    while time.time() - t0 < 30:
-        if state.exists() and "step" in state.read_text():
-            steps = int(dict(ln.split() for ln in state.read_text().splitlines())["step"])
-            if steps >= 200:
-                break
-        time.sleep(0.05)
-    proc.send_signal(signal.SIGKILL)
-    proc.wait()
+    _kill_after_steps(proc, tmp_path / "out" / "k" / "STATE", 200, 30)
     with results.Results(str(tmp_path / "out" / "k")) as res:
         n = res.nframes
         t_last = float(res.times[-1])
@@ -386,13 +389,9 @@ def test_cli_writes_deck_copy_and_state_and_w_forces_write(tmp_path, run_solfec)
     assert _final(run_solfec(deck_path=deck, options=["-w"], args=["0.05"]))[0] == "WRITE"
 
 
-@pytest.mark.parametrize("compression", ["OFF", "ON"])
-def test_large_frames_deflated_while_the_next_step_runs_read_back_exactly(outdir, compression):
-    # 400 balls resting on the floor: 400 contacts, 100 kB of constraint states a frame, more
-    # than the 64 kB from which a frame's deflated blocks are encoded on the writer's worker
-    # thread (written when the next frame comes, or when RUN ends); with compression 'ON' the
-    # body states, q and u go the same way
-    sol = SOLFEC("DYNAMIC", H, outdir)
+def _resting_balls(outdir, h):
+    """400 rigid balls in a 20 x 20 grid just touching a floor slab (400 contacts)."""
+    sol = SOLFEC("DYNAMIC", h, outdir)
     sol.verbose = "OFF"
     bulk = BULK_MATERIAL(sol, young=1e9, poisson=0.25, density=1000.0)
     SURFACE_MATERIAL(sol, friction=0.3, restitution=0.0)
@@ -400,6 +399,16 @@ def test_large_frames_deflated_while_the_next_step_runs_read_back_exactly(outdir
     balls = [BODY(sol, "RIGID", SPHERE((0.25 * i - 2.4, 0.25 * j - 2.4, 0.0999), 0.1, 1, 1), bulk)
              for i in range(20) for j in range(20)]
     GRAVITY(sol, (0, 0, -9.81))
+    return sol, balls
+
+
+@pytest.mark.parametrize("compression", ["OFF", "ON"])
+def test_large_frames_deflated_while_the_next_step_runs_read_back_exactly(outdir, compression):
+    # 400 balls resting on the floor: 400 contacts, 100 kB of constraint states a frame, more
+    # than the 64 kB from which a frame's deflated blocks are encoded on the writer's worker
+    # thread (written when the next frame comes, or when RUN ends); with compression 'ON' the
+    # body states, q and u go the same way
+    sol, balls = _resting_balls(outdir, H)
     OUTPUT(sol, H, compression)
     record, pending = [], []
 
@@ -467,15 +476,7 @@ def test_run_killed_while_a_frame_is_encoded_keeps_every_complete_frame(tmp_path
     from conftest import SOLFEC_EXE
     proc = subprocess.Popen([SOLFEC_EXE, str(deck), "100"], cwd=tmp_path,
                             stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
-    state = tmp_path / "out" / "b" / "STATE"
-    t0 = time.time()
-    while time.time() - t0 < 60:
-        if state.exists() and "step" in state.read_text():
-            if int(dict(ln.split() for ln in state.read_text().splitlines())["step"]) >= 150:
-                break
-        time.sleep(0.02)
-    proc.send_signal(signal.SIGKILL)
-    proc.wait()
+    _kill_after_steps(proc, tmp_path / "out" / "b" / "STATE", 150, 60)
     n, t_last = _check_ball_frames(str(tmp_path / "out" / "b"))
     assert n >= 150
     mode, (t, ncon) = _final(run_solfec(deck_path=deck, options=["-c"], args=[repr(t_last + 0.02)]))
@@ -485,15 +486,7 @@ def test_run_killed_while_a_frame_is_encoded_keeps_every_complete_frame(tmp_path
 
 
 def test_run_stopped_by_an_error_leaves_its_frames_in_the_file(outdir):
-    sol = SOLFEC("DYNAMIC", 2e-3, outdir)
-    sol.verbose = "OFF"
-    bulk = BULK_MATERIAL(sol, young=1e9, poisson=0.25, density=1000.0)
-    SURFACE_MATERIAL(sol, friction=0.3, restitution=0.0)
-    BODY(sol, "OBSTACLE", slab(), bulk)
-    for i in range(20):
-        for j in range(20):
-            BODY(sol, "RIGID", SPHERE((0.25 * i - 2.4, 0.25 * j - 2.4, 0.0999), 0.1, 1, 1), bulk)
-    GRAVITY(sol, (0, 0, -9.81))
+    sol, _ = _resting_balls(outdir, 2e-3)
     seen = []
 
     def cb():
