@@ -76,7 +76,8 @@ void ElementTree::RefitNode(int n) {
 void ElementTree::Query(const Vec3& p, std::vector<int>& out) const {
   out.clear();
   if (nodes_.empty()) return;
-  std::vector<int> stack{0};
+  thread_local std::vector<int> stack;  // a query per contact point and step: no allocation
+  stack.assign(1, 0);
   while (!stack.empty()) {
     const Node& node = nodes_[stack.back()];
     stack.pop_back();

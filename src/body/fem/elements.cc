@@ -14,7 +14,8 @@ namespace {
 constexpr double kHexSign[8][3] = {{-1, -1, -1}, {1, -1, -1}, {1, 1, -1}, {-1, 1, -1},
                                    {-1, -1, 1},  {1, -1, 1},  {1, 1, 1},  {-1, 1, 1}};
 
-void HexFunctions(const Vec3& xi, VecX& N, MatX3& dN) {
+template <class V, class M>  // VecX, MatX3 or fixed-max (allocation-free) storage
+void HexFunctions(const Vec3& xi, V& N, M& dN) {
   N.resize(8);
   dN.resize(8, 3);
   for (int a = 0; a < 8; ++a) {
@@ -29,8 +30,8 @@ void HexFunctions(const Vec3& xi, VecX& N, MatX3& dN) {
 
 // Pyramid as a hexahedron whose top face collapses into the apex (node 4).
 void PyramidFunctions(const Vec3& xi, VecX& N, MatX3& dN) {
-  VecX Nh;
-  MatX3 dNh;
+  Eigen::Matrix<double, Eigen::Dynamic, 1, 0, 8, 1> Nh;  // no allocation
+  Eigen::Matrix<double, Eigen::Dynamic, 3, 0, 8, 3> dNh;
   HexFunctions(xi, Nh, dNh);
   N.resize(5);
   dN.resize(5, 3);
@@ -147,10 +148,11 @@ Vec3 ClampToElement(int num_nodes, const Vec3& xi) {
   return z;
 }
 
-bool InverseMap(int num_nodes, const Mat3X& nodes, const Vec3& x, Vec3& xi) {
+bool InverseMap(int num_nodes, const Eigen::Ref<const Mat3X>& nodes, const Vec3& x, Vec3& xi) {
   xi = NaturalCentre(num_nodes);
-  VecX N;
-  MatX3 dN;
+  // Called for every contact point every step: scratch kept between calls (no allocation).
+  thread_local VecX N;
+  thread_local MatX3 dN;
   const double scale = (nodes.rowwise().maxCoeff() - nodes.rowwise().minCoeff()).norm();
   for (int it = 0; it < 30; ++it) {
     ShapeFunctions(num_nodes, xi, N, dN);

@@ -37,6 +37,6 @@ Vec3 ClampToElement(int num_nodes, const Vec3& xi);
 
 // Solves x(xi) = sum N_a(xi) x_a for xi by Newton (nodes = 3 x num_nodes); returns false when
 // the Jacobian is singular or Newton does not converge in 30 iterations.
-bool InverseMap(int num_nodes, const Mat3X& nodes, const Vec3& x, Vec3& xi);
+bool InverseMap(int num_nodes, const Eigen::Ref<const Mat3X>& nodes, const Vec3& x, Vec3& xi);
 
 }  // namespace solfec::body::fem

@@ -275,15 +275,21 @@ void FeBody::Locate(const Vec3& p, bool current, int& element, Vec3& xi) const {
   double best = std::numeric_limits<double>::infinity();
   element = 0;
   xi = fem::NaturalCentre(elements_[0].num_nodes);
+  // Every contact point is located every step: scratch kept between calls (no allocation).
+  Eigen::Matrix<double, 3, Eigen::Dynamic, 0, 3, 8> x;  // elements have at most 8 nodes
+  thread_local std::vector<int> candidates;
   auto consider = [&](int e) {
-    const Mat3X x = ElementNodes(e, current);
+    const ElementData& ed = elements_[e];
+    x.resize(3, ed.num_nodes);
+    for (int a = 0; a < ed.num_nodes; ++a)
+      x.col(a) = current ? node(ed.nodes[a]) : mesh_.nodes[ed.nodes[a]];
     Vec3 z;
-    if (!fem::InverseMap(elements_[e].num_nodes, x, p, z)) return;
-    const double m = fem::OutsideMeasure(elements_[e].num_nodes, z);
+    if (!fem::InverseMap(ed.num_nodes, x, p, z)) return;
+    const double m = fem::OutsideMeasure(ed.num_nodes, z);
     if (m < best) best = m, element = e, xi = z;
   };
   const fem::ElementTree& tree = current ? cur_tree_ : ref_tree_;
-  std::vector<int> candidates;
+  candidates.clear();
   tree.Query(p, candidates);
   std::sort(candidates.begin(), candidates.end());  // lowest index wins ties
   for (int e : candidates) {
@@ -338,7 +344,7 @@ void FeBody::LocateReferential(const Vec3& X, int& element, Vec3& xi) const {
 void FeBody::Interpolate(const Vec3& X, int& element, VecX& N) const {
   Vec3 xi;
   Locate(X, false, element, xi);
-  MatX3 dN;
+  thread_local MatX3 dN;
   fem::ShapeFunctions(elements_[element].num_nodes, xi, N, dN);
 }
 
