@@ -212,6 +212,27 @@ Mat3 LocalDynamics::Block(const Entry& a, const Entry& b) const {
   return W;
 }
 
+bool LocalDynamics::ScatterNodeWeights(const Entry& e) {
+  if (!e.diag || e.H.nodes.empty()) return false;
+  const VecX& m = *e.diag;
+  for (int node : e.H.nodes)
+    if (m[3 * node + 1] != m[3 * node] || m[3 * node + 2] != m[3 * node]) return false;
+  if (node_weight_.size() < static_cast<size_t>(m.size() / 3)) node_weight_.resize(m.size() / 3, 0.0);
+  for (size_t k = 0; k < e.H.nodes.size(); ++k) node_weight_[e.H.nodes[k]] = e.H.weights[k];
+  return true;
+}
+
+Mat3 LocalDynamics::ScatteredBlock(const Entry& a, const Entry& b) const {
+  const VecX& m = *b.diag;
+  double s = 0.0;
+  for (size_t l = 0; l < b.H.nodes.size(); ++l) {
+    const int node = b.H.nodes[l];
+    const double wa = node_weight_[node];
+    if (wa != 0.0) s += wa * b.H.weights[l] / m[3 * node];
+  }
+  return s * (a.H.frame * b.H.frame.transpose());
+}
+
 void LocalDynamics::Assemble(const std::vector<Constraint*>& cons, double t, double h,
                              solvers::BlockProblem& P, Options options) {
   const bool matrix_free = options.matrix_free;
@@ -324,6 +345,10 @@ void LocalDynamics::AssembleW(solvers::BlockProblem& P, bool full) {
     for (int ka = 0; ka < num_entries_[i]; ++ka) {
       const Entry& ea = entries_[i][ka];
       if (ea.body_index < 0) continue;
+      // Node form on a lumped-mass body: ea's weights scattered by node, so that a block with
+      // another node-form entry sums over that entry's nodes alone (Block's fast path without
+      // its search for the shared nodes).
+      const bool scattered = ScatterNodeWeights(ea);
       auto couple = [&](int j) {
         for (int kb = 0; kb < num_entries_[j]; ++kb) {
           const Entry& eb = entries_[j][kb];
@@ -334,7 +359,8 @@ void LocalDynamics::AssembleW(solvers::BlockProblem& P, bool full) {
             P.W.push_back(Mat3::Zero());
             touched.push_back(j);
           }
-          P.W[slot_[j]] += (h * ea.sign * eb.sign) * Block(ea, eb);
+          const Mat3 B = scattered && !eb.H.nodes.empty() ? ScatteredBlock(ea, eb) : Block(ea, eb);
+          P.W[slot_[j]] += (h * ea.sign * eb.sign) * B;
         }
       };
       if (!ea.diag) {
@@ -355,10 +381,12 @@ void LocalDynamics::AssembleW(solvers::BlockProblem& P, bool full) {
       };
       if (node_keys_[ea.body_index]) {
         for (int node : ea.H.nodes) couple_sharing(base + 3 * node);
-        continue;
+      } else {
+        for (size_t k = 0; k < ea.H.dofs.size(); ++k)
+          if (NonZero(ea.H.values.col(k))) couple_sharing(base + ea.H.dofs[k]);
       }
-      for (size_t k = 0; k < ea.H.dofs.size(); ++k)
-        if (NonZero(ea.H.values.col(k))) couple_sharing(base + ea.H.dofs[k]);
+      if (scattered)
+        for (int node : ea.H.nodes) node_weight_[node] = 0.0;
     }
     // Sort the off-diagonal blocks by column.
     const size_t m = P.col.size() - start;

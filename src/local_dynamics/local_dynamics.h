@@ -63,6 +63,11 @@ class LocalDynamics {
   void BuildEntry(body::Body* b, const Vec3& X, int node, const Mat3& base, double sign,
                   Entry& e) const;
   Mat3 Block(const Entry& a, const Entry& b) const;
+  // Node form with equal masses on each node's dofs: e's weights into node_weight_ (true), so
+  // that ScatteredBlock(e, b) = Block(e, b) sums over b's nodes alone; the caller zeroes
+  // node_weight_ at e's nodes afterwards.
+  bool ScatterNodeWeights(const Entry& e);
+  Mat3 ScatteredBlock(const Entry& a, const Entry& b) const;
   // Rows sharing dofs on bodies with a diagonal A: for each such body (index b), the rows
   // whose entry on it has a nonzero H column at dof d (D = shared_base_[b] + d; with
   // node_keys_[b], d = 3 n for the rows with H in node form at node n) are the
@@ -99,6 +104,7 @@ class LocalDynamics {
   std::vector<int> slot_;
   std::vector<int> shared_base_, shared_end_, seen_;
   std::vector<char> node_keys_;  // per body: shared rows keyed by node (IndexSharedDofs)
+  std::vector<double> node_weight_;  // ScatterNodeWeights (zero outside a scatter)
   std::vector<std::pair<int, int>> shared_pairs_, shared_by_dof_;  // (dof, row)
   mutable std::vector<int> dof_col_;  // Block: H column of each dof of b (-1: none)
   std::vector<body::Body*> bodies_;  // dense body index -> body (non-obstacles)
