@@ -64,8 +64,8 @@ struct NodeFaceContact {
   int surf_master = 0, surf_slave = 0;
 };
 
-// Timings [s] and counts of the last search: the total in process CPU time, the stages in
-// wall-clock time (a process-time call costs ~1.5 us on a virtual machine). refresh: surfaces
+// Timings [s] and counts of the last search: the total in CPU time of the searching thread,
+// the stages in wall-clock time (a CPU-time call costs ~1.5 us on a virtual machine). refresh: surfaces
 // and face hierarchies; bvh: stage 2, with the refit of the slave-node hierarchies of the
 // three-stage search, which only it uses. The octree searches refresh in full only the
 // surfaces of stage 1's pairs (and those not seen before); the others are bounded

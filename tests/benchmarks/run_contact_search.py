@@ -8,8 +8,11 @@ the steps of a run of its own (--steps steps after one warm-up step; the 3-stage
 runs alternate --runs times, each method's least kept; every method finds the same contacts
 in the same order, so the runs are identical, which is checked); the 3-stage run also gives
 the process CPU time of its steps and the share spent in the search (refresh of the surfaces
-+ octree + BVH + local tests). Then, on the final configuration, the same search is timed in
-the same process (process CPU time, best of --repeat repeats, the methods taking turns) with
++ octree + BVH + local tests; timed in the CPU time of the searching thread, since the results
+writer deflates the previous frame on a worker thread meanwhile, which the process time of
+the steps includes but the search does not). Then, on the final configuration, the same
+search is timed in the same process (process CPU time, best of --repeat repeats, the methods
+taking turns) with
 four ways of finding the node-face pairs, and their contact sets compared:
   3-stage      octree over bodies, slave-node BVH (up to 8 nodes a leaf, refitted in stage 2:
                the classic does not use it) against master-face BVH, local test (ours);
@@ -243,7 +246,8 @@ def main():
         if getattr(a, name) < 1:
             ap.error(f"--{name} must be at least 1 (got {getattr(a, name)})")
     rows = []
-    print("times: process CPU; run: search time per step over a run of each method's own (the "
+    print("times: CPU (search: the searching thread's; steps: the process's); run: search "
+          "time per step over a run of each method's own (the "
           "paper's Table 3); x 2-3: the same ratio for stages 2-3 only (hierarchies and local "
           "tests; refresh and octree are shared code); final: one search of the final "
           "configuration; x: ratio to the 3-stage search; step ms, srch %: the 3-stage run's "
