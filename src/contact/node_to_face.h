@@ -65,11 +65,11 @@ struct NodeFaceContact {
 };
 
 // Timings [s] and counts of the last search: the total in CPU time of the searching thread,
-// the stages in wall-clock time (a CPU-time call costs ~1.5 us on a virtual machine). refresh: surfaces
-// and face hierarchies; bvh: stage 2, with the refit of the slave-node hierarchies of the
-// three-stage search, which only it uses. The octree searches refresh in full only the
-// surfaces of stage 1's pairs (and those not seen before); the others are bounded
-// (ContactSurface::Bound).
+// the stages in wall-clock time (a CPU-time call costs ~1.5 us on a virtual machine).
+// refresh: surfaces and face hierarchies; bvh: stage 2, with the refit of the slave-node
+// hierarchies of the three-stage search, which only it uses. The octree searches refresh in
+// full only the surfaces of stage 1's pairs (and those not seen before); the others are
+// bounded (ContactSurface::Bound).
 struct NodeToFaceStats {
   double refresh = 0, octree = 0, bvh = 0, local = 0, total = 0;
   int body_pairs = 0;          // stage 1 output (ordered master-slave passes)

@@ -116,9 +116,12 @@ void H5Table::InspectFilters() {
     unsigned flags = 0, cd[4] = {0, 0, 0, 0};
     size_t ncd = 4;
     char fname[16];
-    const H5Z_filter_t f0 = H5Pget_filter2(plist, 0, &flags, &ncd, cd, sizeof fname, fname, nullptr);
-    ncd = 4;
-    const H5Z_filter_t f1 = H5Pget_filter2(plist, 1, &flags, &ncd, cd, sizeof fname, fname, nullptr);
+    const auto filter = [&](unsigned i) {
+      ncd = 4;
+      return H5Pget_filter2(plist, i, &flags, &ncd, cd, sizeof fname, fname, nullptr);
+    };
+    const H5Z_filter_t f0 = filter(0);
+    const H5Z_filter_t f1 = filter(1);  // its level in cd[0]
     const hid_t ftype = H5Dget_type(dset_);
     const bool same = ftype >= 0 && H5Tequal(ftype, type_) > 0;
     if (ftype >= 0) H5Tclose(ftype);

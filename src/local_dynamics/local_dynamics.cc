@@ -217,7 +217,8 @@ bool LocalDynamics::ScatterNodeWeights(const Entry& e) {
   const VecX& m = *e.diag;
   for (int node : e.H.nodes)
     if (m[3 * node + 1] != m[3 * node] || m[3 * node + 2] != m[3 * node]) return false;
-  if (node_weight_.size() < static_cast<size_t>(m.size() / 3)) node_weight_.resize(m.size() / 3, 0.0);
+  const size_t nodes = static_cast<size_t>(m.size() / 3);
+  if (node_weight_.size() < nodes) node_weight_.resize(nodes, 0.0);
   for (size_t k = 0; k < e.H.nodes.size(); ++k) node_weight_[e.H.nodes[k]] = e.H.weights[k];
   return true;
 }

@@ -33,7 +33,9 @@ std::vector<uint8_t> RawChunk(hid_t dset, hsize_t row) {
   return bytes;
 }
 
-hid_t Dataset(hid_t file, const std::string& name) { return H5Dopen2(file, name.c_str(), H5P_DEFAULT); }
+hid_t Dataset(hid_t file, const std::string& name) {
+  return H5Dopen2(file, name.c_str(), H5P_DEFAULT);
+}
 
 // Constraint states (256-byte compound rows, fill value def = -1), a block of 300 rows at
 // row 128 (the last of its 3 chunks partly filled), and a 2-D table of doubles: the direct
