@@ -178,22 +178,6 @@ Mat3 LocalDynamics::Block(const Entry& a, const Entry& b) const {
     // Row d of A^-1 H_b^T is H_b's column at d over the mass of d, zero where H_b has none
     // (the terms of the general loop below, without forming G).
     const VecX& m = *b.diag;
-    // Both H in node form (a and b are entries of one body): W = s F_a F_b^T with
-    // s = sum of w_a w_b / m over the shared nodes, while their dofs have equal masses.
-    if (!a.H.nodes.empty() && !b.H.nodes.empty()) {
-      double s = 0.0;
-      bool equal = true;
-      for (size_t k = 0; k < a.H.nodes.size(); ++k) {
-        const int node = a.H.nodes[k];
-        for (size_t l = 0; l < b.H.nodes.size(); ++l) {
-          if (b.H.nodes[l] != node) continue;
-          const double mn = m[3 * node];
-          equal = equal && m[3 * node + 1] == mn && m[3 * node + 2] == mn;
-          s += a.H.weights[k] * b.H.weights[l] / mn;
-        }
-      }
-      if (equal) return s * (a.H.frame * b.H.frame.transpose());
-    }
     if (dof_col_.size() < static_cast<size_t>(m.size())) dof_col_.resize(m.size(), -1);
     for (size_t l = 0; l < b.H.dofs.size(); ++l) dof_col_[b.H.dofs[l]] = static_cast<int>(l);
     for (size_t k = 0; k < a.H.dofs.size(); ++k) {
@@ -210,6 +194,14 @@ Mat3 LocalDynamics::Block(const Entry& a, const Entry& b) const {
                                   .transpose();
   }
   return W;
+}
+
+Mat3 LocalDynamics::PairBlock(const Entry& a, bool scattered, const Entry& b) const {
+  return scattered && !b.H.nodes.empty() ? ScatteredBlock(a, b) : Block(a, b);
+}
+
+void LocalDynamics::ClearNodeWeights(const Entry& e) {
+  for (int node : e.H.nodes) node_weight_[node] = 0.0;
 }
 
 bool LocalDynamics::ScatterNodeWeights(const Entry& e) {
@@ -320,10 +312,12 @@ void LocalDynamics::AssembleW(solvers::BlockProblem& P, bool full) {
       for (int ka = 0; ka < num_entries_[i]; ++ka) {
         const Entry& ea = entries_[i][ka];
         if (ea.body_index < 0) continue;
+        const bool scattered = ScatterNodeWeights(ea);
         for (int kb = 0; kb < num_entries_[i]; ++kb) {
           const Entry& eb = entries_[i][kb];
-          if (eb.body == ea.body) Wii += (h * ea.sign * eb.sign) * Block(ea, eb);
+          if (eb.body == ea.body) Wii += (h * ea.sign * eb.sign) * PairBlock(ea, scattered, eb);
         }
+        if (scattered) ClearNodeWeights(ea);
       }
       P.col.push_back(i);
       P.W.push_back(Wii);
@@ -347,8 +341,7 @@ void LocalDynamics::AssembleW(solvers::BlockProblem& P, bool full) {
       const Entry& ea = entries_[i][ka];
       if (ea.body_index < 0) continue;
       // Node form on a lumped-mass body: ea's weights scattered by node, so that a block with
-      // another node-form entry sums over that entry's nodes alone (Block's fast path without
-      // its search for the shared nodes).
+      // another node-form entry sums over that entry's nodes alone.
       const bool scattered = ScatterNodeWeights(ea);
       auto couple = [&](int j) {
         for (int kb = 0; kb < num_entries_[j]; ++kb) {
@@ -360,8 +353,7 @@ void LocalDynamics::AssembleW(solvers::BlockProblem& P, bool full) {
             P.W.push_back(Mat3::Zero());
             touched.push_back(j);
           }
-          const Mat3 B = scattered && !eb.H.nodes.empty() ? ScatteredBlock(ea, eb) : Block(ea, eb);
-          P.W[slot_[j]] += (h * ea.sign * eb.sign) * B;
+          P.W[slot_[j]] += (h * ea.sign * eb.sign) * PairBlock(ea, scattered, eb);
         }
       };
       if (!ea.diag) {
@@ -386,8 +378,7 @@ void LocalDynamics::AssembleW(solvers::BlockProblem& P, bool full) {
         for (size_t k = 0; k < ea.H.dofs.size(); ++k)
           if (NonZero(ea.H.values.col(k))) couple_sharing(base + ea.H.dofs[k]);
       }
-      if (scattered)
-        for (int node : ea.H.nodes) node_weight_[node] = 0.0;
+      if (scattered) ClearNodeWeights(ea);
     }
     // Sort the off-diagonal blocks by column.
     const size_t m = P.col.size() - start;

@@ -63,11 +63,15 @@ class LocalDynamics {
   void BuildEntry(body::Body* b, const Vec3& X, int node, const Mat3& base, double sign,
                   Entry& e) const;
   Mat3 Block(const Entry& a, const Entry& b) const;
-  // Node form with equal masses on each node's dofs: e's weights into node_weight_ (true), so
-  // that ScatteredBlock(e, b) = Block(e, b) sums over b's nodes alone; the caller zeroes
-  // node_weight_ at e's nodes afterwards.
+  // H_a A^-1 H_b^T of two node-form entries of one lumped-mass body: with equal masses on
+  // each node's dofs, (sum over the shared nodes of w_a w_b / m) F_a F_b^T. ScatterNodeWeights
+  // puts e's weights into node_weight_ (false: not node form or unequal masses), so that
+  // ScatteredBlock(e, b) sums over b's nodes alone; ClearNodeWeights(e) zeroes them again.
+  // PairBlock(a, scattered, b): ScatteredBlock when both are in node form, else Block.
   bool ScatterNodeWeights(const Entry& e);
+  void ClearNodeWeights(const Entry& e);
   Mat3 ScatteredBlock(const Entry& a, const Entry& b) const;
+  Mat3 PairBlock(const Entry& a, bool scattered, const Entry& b) const;
   // Rows sharing dofs on bodies with a diagonal A: for each such body (index b), the rows
   // whose entry on it has a nonzero H column at dof d (D = shared_base_[b] + d; with
   // node_keys_[b], d = 3 n for the rows with H in node form at node n) are the

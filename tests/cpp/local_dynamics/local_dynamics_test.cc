@@ -171,6 +171,19 @@ TEST(LocalDynamics, LumpedMassRowsCoupleOnlyThroughSharedDofs) {
   }
   // Most pairs of rows on a body share no dof: W holds only the others.
   EXPECT_GT(zero, stored);
+  // Matrix-free assembly stores the diagonal blocks alone: the same W_ii (self-contact rows
+  // included: two entries of the row on one body).
+  solvers::BlockProblem D;
+  LocalDynamics::Options matrix_free;
+  matrix_free.matrix_free = true;
+  LocalDynamics ld_free;
+  ld_free.Assemble(rows, 0.0, h, D, matrix_free);
+  ASSERT_EQ(static_cast<int>(D.W.size()), n);
+  for (int i = 0; i < n; ++i) {
+    const Mat3 ref = W.block<3, 3>(3 * i, 3 * i);
+    EXPECT_EQ(D.col[i], i);
+    EXPECT_LE((D.W[i] - ref).norm(), 1e-12 * ref.norm()) << i;
+  }
 }
 
 TEST(LocalDynamics, FixPointTargetReturnsDriftedPoint) {
