@@ -238,11 +238,15 @@ bool FeBody::SelfContactExcluded(int a, int b) const {
 }
 
 Mat3X FeBody::ElementNodes(int e, bool current) const {
+  Mat3X x(3, elements_[e].num_nodes);
+  FillElementNodes(e, current, x);
+  return x;
+}
+
+void FeBody::FillElementNodes(int e, bool current, Eigen::Ref<Mat3X> x) const {
   const ElementData& ed = elements_[e];
-  Mat3X x(3, ed.num_nodes);
   for (int a = 0; a < ed.num_nodes; ++a)
     x.col(a) = current ? node(ed.nodes[a]) : mesh_.nodes[ed.nodes[a]];
-  return x;
 }
 
 void FeBody::UpdateShape() {
@@ -281,8 +285,7 @@ void FeBody::Locate(const Vec3& p, bool current, int& element, Vec3& xi) const {
   auto consider = [&](int e) {
     const ElementData& ed = elements_[e];
     x.resize(3, ed.num_nodes);
-    for (int a = 0; a < ed.num_nodes; ++a)
-      x.col(a) = current ? node(ed.nodes[a]) : mesh_.nodes[ed.nodes[a]];
+    FillElementNodes(e, current, x);
     Vec3 z;
     if (!fem::InverseMap(ed.num_nodes, x, p, z)) return;
     const double m = fem::OutsideMeasure(ed.num_nodes, z);
@@ -409,7 +412,7 @@ void FeBody::ComputeH(const Vec3& X, const Mat3& base, HOperator& H) const {
   H.dofs.resize(3 * kept);
   H.values.resize(3, 3 * kept);
   const Mat3 BT = base.transpose();
-  const bool node_form = DiagonalInertia() != nullptr;  // LocalDynamics::Block's fast path
+  const bool node_form = DiagonalInertia() != nullptr;  // LocalDynamics::ScatteredBlock
   H.nodes.clear();
   H.weights.clear();
   if (node_form) H.frame = BT;

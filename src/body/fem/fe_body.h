@@ -238,6 +238,8 @@ class FeBody : public Body {
   void EmbedPieces();             // embedded_points_ and the self-contact exclusions
   void MeshTouchingElements();    // self-contact exclusions of mesh elements
   Mat3X ElementNodes(int e, bool current) const;
+  // The same into x (3 x the element's node count; allocation-free storage in Locate).
+  void FillElementNodes(int e, bool current, Eigen::Ref<Mat3X> x) const;
   // Element force (3k), tangent (3k x 3k) and strain energy; any output may be null.
   void ElementResponse(int e, VecX* f, MatX* K, double* W, bool geometric = true) const;
   // ElementResponse of the NEO_HOOKEAN / BLATZ_KO models (material/hyperelastic.h).
