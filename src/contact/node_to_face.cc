@@ -305,12 +305,19 @@ bool NodeToFace::LocalTest(int m, int f, int s, int k, double h, bool box_check,
                            NodeFaceContact& out) const {
   const ContactSurface& M = *active_[m];
   const ContactSurface& S = *active_[s];
-  const int node = S.slave_nodes()[k];
-  const Vec3& y = S.points()[node];
+  const Vec3& y = S.points()[S.slave_nodes()[k]];
   if (box_check && !M.face_boxes()[f].Contains(y)) return false;
   Vec3 x[4];
   const int n = M.face_vertices(f, x);
-  const FaceProjection p = ProjectOnFace(x, n, y);
+  return Accept(m, f, s, k, h, ProjectOnFace(x, n, y), out);
+}
+
+bool NodeToFace::Accept(int m, int f, int s, int k, double h, const FaceProjection& p,
+                        NodeFaceContact& out) const {
+  const ContactSurface& M = *active_[m];
+  const ContactSurface& S = *active_[s];
+  const int node = S.slave_nodes()[k];
+  const int n = M.faces()[f].size;
   if (!p.inside) return false;
   if (S.node_normals()[k].dot(p.normal) >= 0.0) return false;  // node must face the face
   // Captured depth: a fraction of the smaller of the face and the slave's faces (a node
@@ -516,17 +523,34 @@ std::vector<NodeFaceContact> NodeToFace::SearchWith(SearchMethod method,
     stats_.elementary_pairs = static_cast<long>(candidates.size());
     stats_.bvh = timer.Stop();
     // Stage 3: isoparametric projection of each candidate (the candidate's node lies in the
-    // face's inflated box: no box check); candidates come pass after pass.
+    // face's inflated box: no box check), kProjectionLanes candidates at once (their
+    // projections overlap), then accepted or not one by one; candidates come pass after pass.
     timer.Start();
     int pass = -1, begin = 0;
-    for (const Candidate& cd : candidates) {
-      if (cd.pass != pass) {
-        if (pass >= 0) ClosePass(passes[pass], begin);
-        pass = cd.pass;
-        begin = static_cast<int>(found_.size());
+    Vec3 x[kProjectionLanes][4], y[kProjectionLanes];
+    int n[kProjectionLanes];
+    FaceProjection projection[kProjectionLanes];
+    const int nc = static_cast<int>(candidates.size());
+    for (int first = 0; first < nc; first += kProjectionLanes) {
+      const int count = std::min(kProjectionLanes, nc - first);
+      for (int l = 0; l < count; ++l) {
+        const Candidate& cd = candidates[first + l];
+        const ContactSurface& S = *active_[passes[cd.pass].slave];
+        n[l] = active_[passes[cd.pass].master]->face_vertices(cd.face, x[l]);
+        y[l] = S.points()[S.slave_nodes()[cd.node]];
       }
-      if (LocalTest(passes[pass].master, cd.face, passes[pass].slave, cd.node, h, false, c))
-        Keep(c);
+      ProjectOnFaces(count, x, n, y, projection);
+      for (int l = 0; l < count; ++l) {
+        const Candidate& cd = candidates[first + l];
+        if (cd.pass != pass) {
+          if (pass >= 0) ClosePass(passes[pass], begin);
+          pass = cd.pass;
+          begin = static_cast<int>(found_.size());
+        }
+        if (Accept(passes[pass].master, cd.face, passes[pass].slave, cd.node, h, projection[l],
+                   c))
+          Keep(c);
+      }
     }
     if (pass >= 0) ClosePass(passes[pass], begin);
   }

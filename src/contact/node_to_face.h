@@ -180,6 +180,9 @@ class NodeToFace {
   // `box_check`: first reject a node outside the face's inflated box (implied by the rest).
   bool LocalTest(int m, int f, int s, int k, double h, bool box_check,
                  NodeFaceContact& out) const;
+  // The local test's decision given the projection p of the node on the face.
+  bool Accept(int m, int f, int s, int k, double h, const FaceProjection& p,
+              NodeFaceContact& out) const;
   // Keeps a node-face pair in contact of the current pass if it is the best so far for its
   // slave node: the smallest |gap|, then the lowest face (one entry per node in found_).
   void Keep(const NodeFaceContact& c);

@@ -117,6 +117,61 @@ TEST(FaceProjection, NodeInsideOrOutsideTriangleAndQuad) {
   EXPECT_TRUE(ProjectOnFace(tri, 3, Vec3(0.5, 0.5, 0.0)).inside);   // on the edge
 }
 
+// Projections side by side (ProjectOnFaces, stage 3's batches) give each projection's own
+// values bit for bit, whatever the batch holds around it: triangles that stop after one step
+// beside quadrilaterals that iterate, points far from a warped face (gradient steps and
+// steps scaled to length 1) beside points on the face.
+TEST(FaceProjection, BatchedProjectionsEqualSingleOnesBitForBit) {
+  std::mt19937 rng(11);
+  std::uniform_real_distribution<double> u(-1.0, 1.0);
+  struct Case {
+    Vec3 x[4];
+    int n;
+    Vec3 y;
+  };
+  std::vector<Case> cases;
+  const Vec3 tri[3] = {Vec3(0, 0, 0), Vec3(1, 0, 0), Vec3(0.2, 1, 0.1)};
+  for (int k = 0; k < 40; ++k) {
+    Case c;
+    c.n = k % 3 == 0 ? 3 : 4;
+    for (int a = 0; a < c.n; ++a) c.x[a] = c.n == 3 ? tri[a] : kWarped[a];
+    const double reach = k % 5 == 0 ? 6.0 : 0.7;  // some far from the face
+    c.y = Vec3(0.5 + reach * u(rng), 0.5 + reach * u(rng), reach * u(rng));
+    cases.push_back(c);
+  }
+  int iterations_seen[32] = {};
+  for (int round = 0; round < 300; ++round) {
+    const int count = 1 + round % kProjectionLanes;
+    Vec3 x[kProjectionLanes][4], y[kProjectionLanes];
+    int n[kProjectionLanes], pick[kProjectionLanes];
+    for (int l = 0; l < count; ++l) {
+      pick[l] = static_cast<int>(rng() % cases.size());
+      const Case& c = cases[pick[l]];
+      for (int a = 0; a < c.n; ++a) x[l][a] = c.x[a];
+      n[l] = c.n;
+      y[l] = c.y;
+    }
+    FaceProjection batch[kProjectionLanes];
+    ProjectOnFaces(count, x, n, y, batch);
+    for (int l = 0; l < count; ++l) {
+      const Case& c = cases[pick[l]];
+      const FaceProjection one = ProjectOnFace(c.x, c.n, c.y);
+      const FaceProjection& b = batch[l];
+      EXPECT_TRUE(b.s == one.s && b.t == one.t && b.gap == one.gap) << round << " " << l;
+      EXPECT_TRUE(b.point == one.point && b.normal == one.normal) << round << " " << l;
+      EXPECT_EQ(b.inside, one.inside);
+      EXPECT_EQ(b.converged, one.converged);
+      EXPECT_EQ(b.iterations, one.iterations);
+      ++iterations_seen[std::min(b.iterations, 31)];
+    }
+  }
+  // The batches mixed projections of different lengths: one step (triangles) and many.
+  EXPECT_GT(iterations_seen[1], 0);
+  int longer = 0;
+  for (int k = 5; k < 32; ++k) longer += iterations_seen[k];
+  EXPECT_GT(longer, 0);
+}
+
 // The face boxes grow along axis i by the normal segment's reach times the bounds of n_i
 // (NormalRange): they must hold at every point of the face, including warped
 // quadrilaterals (affine S_s x S_t).
