@@ -49,9 +49,12 @@ def test_fe_blocks_pressed_onto_an_obstacle_agree_between_newton_and_gauss_seide
     qg, fg, bg, *_ = pressed_blocks(str(tmp_path / "g"),
                                     GAUSS_SEIDEL_SOLVER(1e-15, 100000, meritval=1e-20))
     # Displacements: the top of the stack moves ~ 2 F/(E A) = 2e-4 m; the solvers agree to
-    # 6e-11 m (measured), i.e. 3e-7 of it: assert 1e-6.
+    # 3e-11 - 2e-10 m (measured), i.e. up to 1e-6 of it. Where in that range falls with
+    # round-off: a relative change of 1e-15 to 1e-12 in the load moves one build's agreement
+    # from 5e-11 to 1.1e-10, another's (the inverse isoparametric map by the cofactor
+    # inverse instead of a pivoted LU) from 8e-11 to 2.0e-10. Assert 1e-5: ten times that.
     scale = 2 * LOAD / E_YOUNG
-    assert np.abs(qn - qg).max() < 1e-6 * scale
+    assert np.abs(qn - qg).max() < 1e-5 * scale
     # Equilibrium: the floor carries the load (measured 1e-12 relative) and the interface
     # transmits it (measured 1e-8 Newton, 9e-8 Gauss-Seidel: the merit stopping test).
     for floor, between in ((fn, bn), (fg, bg)):
