@@ -156,20 +156,12 @@ bool InverseMap(int num_nodes, const Eigen::Ref<const Mat3X>& nodes, const Vec3&
   const double scale = (nodes.rowwise().maxCoeff() - nodes.rowwise().minCoeff()).norm();
   for (int it = 0; it < 30; ++it) {
     ShapeFunctions(num_nodes, xi, N, dN);
-    // r = nodes N - x and J = nodes dN summed node by node, J's columns as vectors of their
-    // own (kept in registers: the dynamic-size products, or a Mat3 accumulated in place, went
-    // through memory and stalled on partial stores); the 3x3 step by the cofactor inverse
-    // (Newton corrects its rounding as it does that of a pivoted LU).
-    Vec3 r = -x, j0 = Vec3::Zero(), j1 = Vec3::Zero(), j2 = Vec3::Zero();
-    for (int a = 0; a < num_nodes; ++a) {
-      const Vec3 xa = nodes.col(a);
-      r += N[a] * xa;
-      j0 += dN(a, 0) * xa;
-      j1 += dN(a, 1) * xa;
-      j2 += dN(a, 2) * xa;
-    }
-    Mat3 J;
-    J << j0, j1, j2;
+    // r = nodes N - x summed node by node, J by ElementGradient (no dynamic-size kernels for
+    // 4-8 columns); the 3x3 step by the cofactor inverse (Newton corrects its rounding as it
+    // does that of a pivoted LU).
+    Vec3 r = -x;
+    for (int a = 0; a < num_nodes; ++a) r += N[a] * nodes.col(a);
+    const Mat3 J = ElementGradient(nodes, dN);
     const double det = J.determinant();
     if (!(std::abs(det) > 1e-300)) return false;
     const Vec3 d = J.inverse() * r;

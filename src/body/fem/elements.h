@@ -35,6 +35,23 @@ double OutsideMeasure(int num_nodes, const Vec3& xi);
 // r + s (+ t) <= 1).
 Vec3 ClampToElement(int num_nodes, const Vec3& xi);
 
+// x d = sum_a x_a d_a^T for the 3 x k node matrix x and a k x 3 matrix of shape-function
+// gradients d (the deformation gradient x dN/dX, the Jacobian X dN/dxi), summed node by node
+// with its three columns in registers: Eigen's product of these dynamic sizes goes through a
+// general kernel and memory (and a Mat3 accumulated in place stalls on partial stores).
+inline Mat3 ElementGradient(const Eigen::Ref<const Mat3X>& x, const MatX3& d) {
+  Vec3 c0 = Vec3::Zero(), c1 = Vec3::Zero(), c2 = Vec3::Zero();
+  for (Eigen::Index a = 0; a < d.rows(); ++a) {
+    const Vec3 xa = x.col(a);
+    c0 += d(a, 0) * xa;
+    c1 += d(a, 1) * xa;
+    c2 += d(a, 2) * xa;
+  }
+  Mat3 g;
+  g << c0, c1, c2;
+  return g;
+}
+
 // Solves x(xi) = sum N_a(xi) x_a for xi by Newton (nodes = 3 x num_nodes); returns false when
 // the Jacobian is singular or Newton does not converge in 30 iterations.
 bool InverseMap(int num_nodes, const Eigen::Ref<const Mat3X>& nodes, const Vec3& x, Vec3& xi);

@@ -163,7 +163,7 @@ void FeBody::ElementResponse(int e, VecX* f, MatX* K, double* W, bool geometric)
   if (K) K->setZero(3 * k, 3 * k);
   if (W) *W = 0.0;
   for (const GaussData& g : ed.gauss) {
-    const Mat3 F = x * g.dNdX;
+    const Mat3 F = fem::ElementGradient(x, g.dNdX);
     const Mat3 E = 0.5 * (F.transpose() * F - Mat3::Identity());
     const double tr = E.trace();
     const Mat3 S = lambda * tr * Mat3::Identity() + 2.0 * mu * E;
@@ -198,7 +198,7 @@ void FeBody::HyperelasticResponse(int e, VecX* f, MatX* K, double* W, bool geome
   if (K) K->setZero(3 * k, 3 * k);
   if (W) *W = 0.0;
   for (const GaussData& g : ed.gauss) {
-    const Mat3 F = x * g.dNdX;
+    const Mat3 F = fem::ElementGradient(x, g.dNdX);
     if (W) *W += g.dV * law.Energy(F);
     const Mat3 S = law.SecondPiola(F);
     if (f) {
@@ -230,7 +230,8 @@ VecX FeBody::StiffnessProduct(const VecX& v) const {
     ve.resize(3, ed.num_nodes);
     for (int a = 0; a < ed.num_nodes; ++a) ve.col(a) = v.segment<3>(3 * ed.nodes[a]);
     for (const GaussData& g : ed.gauss) {
-      const Mat3 dP = law.FirstPiolaDerivative(x * g.dNdX, ve * g.dNdX);  // dP/dF : dF
+      const Mat3 dP = law.FirstPiolaDerivative(fem::ElementGradient(x, g.dNdX),
+                                                  fem::ElementGradient(ve, g.dNdX));  // dP/dF : dF
       for (int a = 0; a < ed.num_nodes; ++a)
         Kv.segment<3>(3 * ed.nodes[a]) += g.dV * (dP * g.dNdX.row(a).transpose());
     }
