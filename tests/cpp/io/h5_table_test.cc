@@ -1,27 +1,19 @@
 // H5Table's direct chunk path: blocks encoded off the library (shuffle + deflate, possibly on
 // another thread) store the very bytes of HDF5's filter pipeline and read back the same.
 #include <gtest/gtest.h>
-#include <unistd.h>
 
 #include <cstring>
-#include <filesystem>
 #include <random>
 #include <string>
 #include <vector>
 
 #include "io/chunk_codec.h"
 #include "io/h5_table.h"
+#include "io/io_test_files.h"
 #include "io/results_layout.h"
 
 namespace solfec::io {
 namespace {
-
-std::string TempPath(const std::string& name) {
-  const auto dir = std::filesystem::temp_directory_path() /
-                   ("solfec_h5table_test_" + std::to_string(getpid()));
-  std::filesystem::create_directories(dir);
-  return (dir / name).string();
-}
 
 std::vector<uint8_t> RawChunk(hid_t dset, hsize_t row) {
   hsize_t offset[2] = {row, 0}, size = 0;

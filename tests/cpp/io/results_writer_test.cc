@@ -1,18 +1,17 @@
 // Results file: frames written by ResultsWriter read back record by record, restored into a
 // fresh domain, appended to after a reopen, and an unwritable path rejected up front.
 #include <gtest/gtest.h>
-#include <unistd.h>
 
 #include <algorithm>
 #include <cstdio>
 #include <cstring>
-#include <filesystem>
 #include <string>
 
 #include "base/errors.h"
 #include "body/body_factory.h"
 #include "domain/domain.h"
 #include "io/h5_table.h"
+#include "io/io_test_files.h"
 #include "io/output.h"
 #include "io/restore.h"
 #include "io/results_writer.h"
@@ -20,13 +19,6 @@
 
 namespace solfec::io {
 namespace {
-
-std::string TempPath(const std::string& name) {
-  const auto dir = std::filesystem::temp_directory_path() /
-                   ("solfec_io_test_" + std::to_string(getpid()));
-  std::filesystem::create_directories(dir);
-  return (dir / name).string();
-}
 
 geometry::Shape Box(double half, const Vec3& c) {
   std::vector<Vec3> p;
