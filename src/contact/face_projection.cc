@@ -1,6 +1,7 @@
 // Newton-Raphson closest-point projection on linear triangles and bilinear quadrilaterals.
 #include "contact/face_projection.h"
 
+#include <algorithm>
 #include <cmath>
 #include <limits>
 
@@ -9,6 +10,7 @@ namespace solfec::contact {
 namespace {
 
 constexpr double kCornerS[4] = {-1.0, 1.0, 1.0, -1.0};
+constexpr double kCornerT[4] = {-1.0, -1.0, 1.0, 1.0};
 
 // The least double x with sqrt(x) >= c. sqrt is correctly rounded, hence monotone, so
 // sqrt(x) < c exactly when x < LeastSquareReaching(c): the same decision without the root.
@@ -23,7 +25,6 @@ double LeastSquareReaching(double c) {
 }
 const double kStep2Converged = LeastSquareReaching(1e-14);
 const double kStep2Newton = LeastSquareReaching(1e-8);
-constexpr double kCornerT[4] = {-1.0, -1.0, 1.0, 1.0};
 
 // A face as a polynomial in (s, t): S = c + s e1 + t e2 + s t e12 (triangle: c = x0,
 // e1 = x1 - x0, e2 = x2 - x0, e12 = 0; quadrilateral: the expansion of sum N_a x_a), set up
@@ -64,8 +65,11 @@ void FaceShapeFunctions(int n, double s, double t, double* N) {
   for (int a = 0; a < 4; ++a) N[a] = 0.25 * (1.0 + s * kCornerS[a]) * (1.0 + t * kCornerT[a]);
 }
 
-void ProjectOnFaces(int count, const Vec3 (*x)[4], const int* n, const Vec3* y,
-                    FaceProjection* out, double tol) {
+namespace {
+
+// ProjectOnFaces for count <= kProjectionLanes.
+void ProjectLanes(int count, const Vec3 (*x)[4], const int* n, const Vec3* y,
+                  FaceProjection* out, double tol) {
   // Each lane is the Newton iteration of one projection: a chain of dependent products and
   // divisions. The lanes' iterations are computed side by side (all lanes every round, kept
   // by the active ones), so the CPU overlaps the chains; every lane takes the operations of
@@ -133,6 +137,15 @@ void ProjectOnFaces(int count, const Vec3 (*x)[4], const int* n, const Vec3* y,
     p.inside = n[l] == 3 ? (s[l] >= -tol && t[l] >= -tol && s[l] + t[l] <= 1.0 + tol)
                          : (std::abs(s[l]) <= 1.0 + tol && std::abs(t[l]) <= 1.0 + tol);
   }
+}
+
+}  // namespace
+
+void ProjectOnFaces(int count, const Vec3 (*x)[4], const int* n, const Vec3* y,
+                    FaceProjection* out, double tol) {
+  for (int first = 0; first < count; first += kProjectionLanes)
+    ProjectLanes(std::min(kProjectionLanes, count - first), x + first, n + first, y + first,
+                 out + first, tol);
 }
 
 FaceProjection ProjectOnFace(const Vec3* x, int n, const Vec3& y, double tol) {

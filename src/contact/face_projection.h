@@ -29,9 +29,9 @@ struct FaceProjection {
 // the tolerance of the inside test in natural coordinates.
 FaceProjection ProjectOnFace(const Vec3* x, int n, const Vec3& y, double tol = 1e-9);
 
-// Up to kProjectionLanes projections at once: out[i] = ProjectOnFace(x[i], n[i], y[i], tol),
-// the same values bit for bit, in less time than one by one (their Newton iterations are
-// computed side by side, so the CPU overlaps them).
+// count projections, kProjectionLanes at a time: out[i] = ProjectOnFace(x[i], n[i], y[i],
+// tol), the same values bit for bit, in less time than one by one (the Newton iterations of
+// a group are computed side by side, so the CPU overlaps them).
 constexpr int kProjectionLanes = 4;
 void ProjectOnFaces(int count, const Vec3 (*x)[4], const int* n, const Vec3* y,
                     FaceProjection* out, double tol = 1e-9);

@@ -140,10 +140,11 @@ TEST(FaceProjection, BatchedProjectionsEqualSingleOnesBitForBit) {
     cases.push_back(c);
   }
   int iterations_seen[32] = {};
+  constexpr int kMost = 2 * kProjectionLanes + 1;  // groups of lanes and a remainder
   for (int round = 0; round < 300; ++round) {
-    const int count = 1 + round % kProjectionLanes;
-    Vec3 x[kProjectionLanes][4], y[kProjectionLanes];
-    int n[kProjectionLanes], pick[kProjectionLanes];
+    const int count = 1 + round % kMost;
+    Vec3 x[kMost][4], y[kMost];
+    int n[kMost], pick[kMost];
     for (int l = 0; l < count; ++l) {
       pick[l] = static_cast<int>(rng() % cases.size());
       const Case& c = cases[pick[l]];
@@ -151,7 +152,7 @@ TEST(FaceProjection, BatchedProjectionsEqualSingleOnesBitForBit) {
       n[l] = c.n;
       y[l] = c.y;
     }
-    FaceProjection batch[kProjectionLanes];
+    FaceProjection batch[kMost];
     ProjectOnFaces(count, x, n, y, batch);
     for (int l = 0; l < count; ++l) {
       const Case& c = cases[pick[l]];
