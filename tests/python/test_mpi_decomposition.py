@@ -288,7 +288,9 @@ def test_newton_solver_on_three_ranks_gives_the_serial_newton_answer(tmp_path):
 # sliding on a floor: on 3 ranks each part is owned by its own rank and the glue rows couple
 # them across ranks.
 # The bar slides flat (no rocking): its contact set does not change, so the serial and the
-# 3-rank runs agree to the solver's tolerance (7e-9 here), however round-off falls. With a
+# 3-rank runs agree to the solver's tolerance (positions 7.1e-11, energies 6e-8; a build with
+# -march=native, whose fused multiply-adds round differently throughout, 9.1e-11 and
+# 7.5e-8), however round-off falls. With a
 # rocking bar (angular velocity (0, 0.3, 0)), the set changed at a lifting end and the runs
 # differed by up to 3.7e-5 after a relative change of 1e-15 to 1e-13 in the initial velocity
 # (whatever the stopping rule: meritval 1e-11 to 1e-13), so any change of round-off (a CPU,
@@ -308,7 +310,7 @@ x0 = {b.id: b.conf[9] for b in bodies}
 
 
 PARTITIONED_BAR = partitioned_bar(
-    0.0, "RUN(sol, GAUSS_SEIDEL_SOLVER(1e-8, 5000, meritval=1e-11), 0.02)")
+    0.0, "RUN(sol, GAUSS_SEIDEL_SOLVER(1e-10, 5000, meritval=1e-13), 0.02)")
 
 
 def test_partitioned_fe_body_runs_with_one_part_per_rank(tmp_path):
@@ -326,8 +328,11 @@ def test_partitioned_fe_body_runs_with_one_part_per_rank(tmp_path):
         for k, x0 in serial["x0"].items():
             assert abs(rep["conf"][k][9] - x0 - 0.0094) < 0.0003
             assert abs(np.mean(rep["vel"][k][0::3]) - 0.44) < 0.006
+    # Energies (kinetic ~72 J; contact and friction work down to ~5 mJ) agree to 1e-7 of the
+    # largest (the solver tolerance; 7.5e-8 J measured at most).
+    scale = np.abs(serial["energy"]).max()
     for rep in reports:
-        assert np.allclose(rep["energy"], serial["energy"], rtol=1e-5, atol=1e-9)
+        assert np.allclose(rep["energy"], serial["energy"], rtol=0, atol=1e-7 * scale)
 
 
 def test_full_variant_sweeps_ranks_in_colour_order_and_needs_about_the_serial_iterations(
