@@ -192,15 +192,21 @@ def test_xdmf_export_loads_in_meshio(outdir):
                                    np.einsum("kji,kj->ki", base, last.constraints["R"])[:, 2])
 
 
-KILL_DECK = """
+def _floor_deck(step, out, restitution):
+    """Opening lines of the decks run as scripts below: the end time from argv[1], SOLFEC
+    (DYNAMIC, `step`, `out`), one material and an obstacle floor below z = 0."""
+    return f"""
 import sys
 T = float(sys.argv[1])
-sol = SOLFEC('DYNAMIC', 1e-3, 'out/k')
+sol = SOLFEC('DYNAMIC', {step}, '{out}')
 sol.verbose = 'OFF'
 bulk = BULK_MATERIAL(sol, young=1e9, poisson=0.25, density=1000.0)
-SURFACE_MATERIAL(sol, friction=0.3, restitution=0.5)
+SURFACE_MATERIAL(sol, friction=0.3, restitution={restitution})
 BODY(sol, 'OBSTACLE', HULL([-5,-5,-1, 5,-5,-1, 5,5,-1, -5,5,-1, -5,-5,0, 5,-5,0, 5,5,0, -5,5,0], 1, 1), bulk)
-b = BODY(sol, 'RIGID', SPHERE((0, 0, 0.3), 0.1, 1, 1), bulk, label='ball')
+"""
+
+
+KILL_DECK = _floor_deck("1e-3", "out/k", 0.5) + """b = BODY(sol, 'RIGID', SPHERE((0, 0, 0.3), 0.1, 1, 1), bulk, label='ball')
 c = BODY(sol, 'RIGID', HULL([0.5,0.5,0, 0.7,0.5,0, 0.7,0.7,0, 0.5,0.7,0, 0.5,0.5,0.2, 0.7,0.5,0.2, 0.7,0.7,0.2, 0.5,0.7,0.2], 1, 1), bulk)
 INITIAL_VELOCITY(b, (0.1, 0, -1.0), (0, 2.0, 0))
 INITIAL_VELOCITY(c, (0.3, 0, 0), (0, 0, 0))
@@ -438,15 +444,7 @@ def test_large_frames_deflated_while_the_next_step_runs_read_back_exactly(outdir
                 assert np.array_equal(fr.body_u(b.id), u)
 
 
-BALLS_DECK = """
-import sys
-T = float(sys.argv[1])
-sol = SOLFEC('DYNAMIC', 2e-3, 'out/b')
-sol.verbose = 'OFF'
-bulk = BULK_MATERIAL(sol, young=1e9, poisson=0.25, density=1000.0)
-SURFACE_MATERIAL(sol, friction=0.3, restitution=0.0)
-BODY(sol, 'OBSTACLE', HULL([-5,-5,-1, 5,-5,-1, 5,5,-1, -5,5,-1, -5,-5,0, 5,-5,0, 5,5,0, -5,5,0], 1, 1), bulk)
-for i in range(20):
+BALLS_DECK = _floor_deck("2e-3", "out/b", 0.0) + """for i in range(20):
     for j in range(20):
         BODY(sol, 'RIGID', SPHERE((0.25 * i - 2.4, 0.25 * j - 2.4, 0.0999), 0.1, 1, 1), bulk)
 GRAVITY(sol, (0, 0, -9.81))
