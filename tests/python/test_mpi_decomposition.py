@@ -341,8 +341,15 @@ def test_full_variant_sweeps_ranks_in_colour_order_and_needs_about_the_serial_it
     # colours the ranks and sweeps the rows on shared bricks colour by colour with an
     # exchange in between (a serial Gauss-Seidel order), 'BOUNDARY_JACOBI' exchanges once per
     # sweep (off-rank reactions one sweep old). All give the serial answer; FULL converges
-    # in about the serial number of sweeps, BOUNDARY_JACOBI needs more (699 and 805 against
-    # 683 serial; 727 and 1830 when the rows on shared bricks were not swept last).
+    # in about the serial number of sweeps (699 against 687), BOUNDARY_JACOBI needs more.
+    # The manual says BOUNDARY_JACOBI "will fail in most cases" (table 4.8): Jacobi updates of
+    # the off-rank reactions can amplify an error. Anderson acceleration (the default) rescues
+    # it here, but not always at once: in a -march=native build (other rounding) two steps
+    # that started at merit 4.5e-12 and 1.3e-12 (meritval 1e-12) saw the merit grow x4 every
+    # 20 sweeps to ~60 before Anderson caught it (606 and 628 sweeps; 2007 in all against 702
+    # serial). So its total sweeps are no stable measure; the per-step ratio to the serial
+    # sweeps is (median 1.14, and 1.00 in that build; 333 with the rows on shared bricks
+    # swept before the exchange completes: no step then converges in 2000 sweeps).
     def deck(variant):
         return WALL.replace(
             "RUN(sol, GAUSS_SEIDEL_SOLVER(1e-8, 2000, meritval=1e-12), 0.2)",
@@ -350,13 +357,15 @@ def test_full_variant_sweeps_ranks_in_colour_order_and_needs_about_the_serial_it
             "gs.itershist = 'ON'\nRUN(sol, gs, 0.1)\nimport json\n"
             "json.dump(gs.itershist, open('iters%d.json' % RANK(), 'w'))")
     serial = run_serial(tmp_path, deck("FULL"))
-    base = sum(json.loads((tmp_path / "serial" / "iters0.json").read_text()))
+    per_step = {"serial": json.loads((tmp_path / "serial" / "iters0.json").read_text())}
+    base = sum(per_step["serial"])
     sweeps = {}
     for variant in ("FULL", "MIDDLE_JACOBI", "BOUNDARY_JACOBI"):
         (tmp_path / variant).mkdir()
         d, reports = run_parallel(tmp_path / variant, deck(variant), 3)
         check_ranks(serial, reports, 1e-6)
-        sweeps[variant] = sum(json.loads((d / "iters0.json").read_text()))
+        per_step[variant] = json.loads((d / "iters0.json").read_text())
+        sweeps[variant] = sum(per_step[variant])
         colours = reports[0]["stats"]["colours"]
         assert colours >= 2  # neighbouring ranks (bricks shared across cuts) differ
     print("Gauss-Seidel sweeps over 100 steps: serial %d, 3 ranks %s" % (base, sweeps))
@@ -369,7 +378,11 @@ def test_full_variant_sweeps_ranks_in_colour_order_and_needs_about_the_serial_it
     assert sweeps["FULL"] == sweeps["MIDDLE_JACOBI"]
     assert sweeps["BOUNDARY_JACOBI"] > sweeps["FULL"]
     # rows on shared bricks swept after their rank's inner rows pass on the latest state
-    assert sweeps["BOUNDARY_JACOBI"] <= 1.3 * base
+    assert len(per_step["BOUNDARY_JACOBI"]) == len(per_step["serial"]) == 100
+    ratios = sorted(b / max(s, 1) for b, s in zip(per_step["BOUNDARY_JACOBI"],
+                                                  per_step["serial"]))
+    print("BOUNDARY_JACOBI / serial sweeps per step: median %.2f" % ratios[50])
+    assert ratios[50] <= 1.3
     # innerloops = 3 (manual 4.1.9): two more local sweeps per global iteration, without
     # exchange; the same answer in fewer global iterations (exchanges)
     (tmp_path / "inner").mkdir()

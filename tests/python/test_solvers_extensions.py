@@ -45,24 +45,27 @@ def fe_block(outdir):
 
 def run_locdyn(tmp_path, build, locdyn, steps):
     sol, bodies = build(str(tmp_path / ("out-" + locdyn)))
-    # smoothing 0: the same Newton iterations in both (Gauss-Seidel smoothing near the
-    # round-off floor would sweep the assembled W in one and the operator's in the other).
-    ns = NEWTON_SOLVER(meritval=1e-20, maxiter=200, locdyn=locdyn, gsflag="OFF", smoothing=0)
+    # The default smoothing (10 Gauss-Seidel sweeps after 4 Newton iterations that do not
+    # halve the merit) is on: without it the nonmonotone line search let Newton cycle between
+    # two iterates on one step of the stack (merit alternating 1.4e-13 / 8.3e-11 for 200
+    # iterations with locdyn 'ON' in a -march=native build, 2.7e-13 / 1.9e-13 in this one).
+    ns = NEWTON_SOLVER(meritval=1e-20, maxiter=200, locdyn=locdyn, gsflag="OFF")
     contacts = 0
     for _ in range(steps):
         RUN(sol, ns, 1e-3)
-        # Newton may stall near the round-off floor on a step (seen: merit 1.9e-13 once in
-        # 60 steps with 'ON' only); every step is still solved far below the 1e-10 check.
-        assert ns.merit <= 1e-12
+        assert ns.merit <= 1e-18  # measured <= 1.0e-20 on every step
         contacts = max(contacts, sol.ncon)
     return np.concatenate([np.array(b.conf) for b in bodies]), \
         np.concatenate([np.array(b.velo) for b in bodies]), contacts
 
 
-# locdyn 'OFF' runs the same Newton iterations with W x summed through the bodies instead of
-# through the stored blocks: the same iterates up to round-off. At merit <= 1e-12 the
-# relative velocity error is <= ~1e-6 of the step's velocity change (~1e-2 m/s) over h = 1e-3:
-# states agree to ~1e-11 m after the run (measured 3.5e-13 for the stack, 2e-16 for FE).
+# locdyn 'OFF' solves with W x summed through the bodies instead of through the stored
+# blocks. Smoothing may step in on another iteration in one run than in the other, so the
+# two agree to the accuracy of the solves, not to round-off: merit <= 1e-20 bounds the
+# relative velocity error by ~1e-10 of the velocities (~0.2 m/s) each step. Measured over
+# initial pushes changed by 0 to 1e-11 relative, in this build and a -march=native one:
+# positions 4.6e-14 to 1.4e-12 m, velocities 1.6e-11 to 3.0e-10 m/s (FE block: 4.4e-16 m,
+# 2.4e-14 m/s). A wrong operator product gives errors of the order of the velocity changes.
 @pytest.mark.parametrize("build,steps", [(stack, 60), (fe_block, 40)],
                          ids=["stacked-boxes", "finite-element"])
 def test_locdyn_off_gives_the_assembled_solution(tmp_path, build, steps):
@@ -70,7 +73,7 @@ def test_locdyn_off_gives_the_assembled_solution(tmp_path, build, steps):
     q_off, u_off, n_off = run_locdyn(tmp_path, build, "OFF", steps)
     assert n_on == n_off and n_on >= 4  # contacts were active
     assert np.abs(q_on - q_off).max() < 1e-10
-    assert np.abs(u_on - u_off).max() < 1e-10 * max(1.0, np.abs(u_on).max())
+    assert np.abs(u_on - u_off).max() < 1e-8 * max(1.0, np.abs(u_on).max())
 
 
 def test_locdyn_member_and_gauss_seidel_fallback(tmp_path):
