@@ -2,6 +2,7 @@
 // inverse inertia, forces and energy. Kinds: rigid, pseudo-rigid, (fem later), obstacle.
 #pragma once
 
+#include <array>
 #include <functional>
 #include <memory>
 #include <string>
@@ -34,6 +35,14 @@ struct HOperator {
   std::vector<int> nodes;
   std::vector<double> weights;
   Mat3 frame = Mat3::Zero();
+};
+
+// A point of a face of a body's mesh given by the face's nodes and their shape-function
+// weights there (the master point of a node-to-face contact): size 0 when not known.
+struct MeshFacePoint {
+  int size = 0;
+  std::array<int, 4> nodes{};
+  std::array<double, 4> weights{};
 };
 
 // A point load (manual 4.2 FORCE / TORQUE).
@@ -85,6 +94,12 @@ class Body {
   // ComputeH at the referential point of mesh node `node` when the body can give it without
   // locating the point (FE meshes with lumped masses: the node alone); false: call ComputeH.
   virtual bool ComputeNodeH(int /*node*/, const Mat3& /*base*/, HOperator& /*H*/) const {
+    return false;
+  }
+  // ComputeH at a point of a mesh face from its nodes and weights, when the body can give it
+  // without locating the point (as ComputeNodeH); false: call ComputeH.
+  virtual bool ComputeFaceH(const MeshFacePoint& /*p*/, const Mat3& /*base*/,
+                            HOperator& /*H*/) const {
     return false;
   }
   // G := A^-1 G for G with num_dofs() rows (A = inertia operator of the scheme).
@@ -155,10 +170,13 @@ class Body {
 };
 
 // H at referential point X of b, which is mesh node `node` if node >= 0 (node-to-face
-// slaves): Body::ComputeNodeH when it applies, else Body::ComputeH.
-inline void ComputeConstraintH(const Body& b, const Vec3& X, int node, const Mat3& base,
-                               HOperator& H) {
-  if (node < 0 || !b.ComputeNodeH(node, base, H)) b.ComputeH(X, base, H);
+// slaves) or the face point `face` if face.size > 0 (node-to-face masters on a mesh):
+// Body::ComputeNodeH or Body::ComputeFaceH when they apply, else Body::ComputeH.
+inline void ComputeConstraintH(const Body& b, const Vec3& X, int node,
+                               const MeshFacePoint& face, const Mat3& base, HOperator& H) {
+  if (node >= 0 && b.ComputeNodeH(node, base, H)) return;
+  if (face.size > 0 && b.ComputeFaceH(face, base, H)) return;
+  b.ComputeH(X, base, H);
 }
 
 }  // namespace solfec::body

@@ -32,6 +32,7 @@ struct Constraint {
   body::Body* body2 = nullptr;  // slave; null for single-body constraints
   Vec3 X1 = Vec3::Zero(), X2 = Vec3::Zero();  // referential points on body1, body2
   int piece1 = -1, piece2 = -1;               // shape pieces (contacts)
+  body::MeshFacePoint face1;  // node-to-face on a mesh master: X1 as face nodes and weights
 
   Vec3 point = Vec3::Zero();                  // current spatial point (RIGLNK: on body1)
   Vec3 point2 = Vec3::Zero();                 // RIGLNK, GLUEPNT: current point on body2

@@ -410,7 +410,12 @@ std::vector<NodeFaceContact> NodeToFace::Finish(const Filters& filters) {
         double N[4];
         FaceShapeFunctions(sf.size, c.projection.s, c.projection.t, N);
         c.master_ref.setZero();
-        for (int a = 0; a < sf.size; ++a) c.master_ref += N[a] * M.ref_points()[sf.vertices[a]];
+        c.master_face.size = sf.size;
+        for (int a = 0; a < sf.size; ++a) {
+          c.master_ref += N[a] * M.ref_points()[sf.vertices[a]];
+          c.master_face.nodes[a] = sf.vertices[a];  // mesh nodes (ContactSurface::BuildMesh)
+          c.master_face.weights[a] = N[a];
+        }
       } else {
         c.master_ref = c.master->ReferentialPoint(c.projection.point);
       }
@@ -573,6 +578,7 @@ void SetNodeFaceGeometry(Constraint& c, const NodeFaceContact& r, const ContactS
   c.piece1 = -2 - r.face;
   c.piece2 = -2 - r.node;
   c.X1 = r.master_ref;
+  c.face1 = r.master_face;
   c.X2 = slave.ref_points()[r.node];
 }
 

@@ -126,13 +126,14 @@ Law MakeLaw(const Constraint& c, double t, double h, bool quasi_static) {
   return law;
 }
 
-void LocalDynamics::BuildEntry(body::Body* b, const Vec3& X, int node, const Mat3& base,
-                               double sign, Entry& e) const {
+void LocalDynamics::BuildEntry(body::Body* b, const Vec3& X, int node,
+                               const body::MeshFacePoint& face, const Mat3& base, double sign,
+                               Entry& e) const {
   e.body = b;
   e.sign = sign;
   e.diag = nullptr;
   e.H.nodes.clear();  // bodies without the node form leave it empty
-  body::ComputeConstraintH(*b, X, node, base, e.H);
+  body::ComputeConstraintH(*b, X, node, face, base, e.H);
   const int nd = b->num_dofs();
   e.dense6 = nd == 6 && e.H.dofs.size() == 6;
   // Plain FeBody with the co-rotated operator: G later, from cached columns (no solve).
@@ -247,9 +248,11 @@ void LocalDynamics::Assemble(const std::vector<Constraint*>& cons, double t, dou
     const Constraint& c = *cons[i];
     const bool two = c.body1 && c.body2;
     if (c.body1)
-      BuildEntry(c.body1, c.X1, -1, c.base, two ? -1.0 : 1.0, entries_[i][num_entries_[i]++]);
+      BuildEntry(c.body1, c.X1, -1, c.face1, c.base, two ? -1.0 : 1.0,
+                 entries_[i][num_entries_[i]++]);
     if (c.body2)
-      BuildEntry(c.body2, c.X2, contact::SlaveNode(c), c.base, 1.0, entries_[i][num_entries_[i]++]);
+      BuildEntry(c.body2, c.X2, contact::SlaveNode(c), {}, c.base, 1.0,
+                 entries_[i][num_entries_[i]++]);
     for (int k = 0; k < num_entries_[i]; ++k) {
       Entry& e = entries_[i][k];
       e.body_index = -1;

@@ -59,9 +59,10 @@ class LocalDynamics {
     Eigen::Matrix<double, 3, 6> H6;
     Eigen::Matrix<double, 6, 3> G6;
   };
-  // `node`: the mesh node at X (node-to-face slaves; -1: none), for Body::ComputeNodeH.
-  void BuildEntry(body::Body* b, const Vec3& X, int node, const Mat3& base, double sign,
-                  Entry& e) const;
+  // `node`: the mesh node at X (node-to-face slaves; -1: none), for Body::ComputeNodeH;
+  // `face`: X as a mesh face point (node-to-face masters; size 0: none), for ComputeFaceH.
+  void BuildEntry(body::Body* b, const Vec3& X, int node, const body::MeshFacePoint& face,
+                  const Mat3& base, double sign, Entry& e) const;
   Mat3 Block(const Entry& a, const Entry& b) const;
   // H_a A^-1 H_b^T of two node-form entries of one lumped-mass body: with equal masses on
   // each node's dofs, (sum over the shared nodes of w_a w_b / m) F_a F_b^T. ScatterNodeWeights

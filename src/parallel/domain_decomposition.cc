@@ -20,7 +20,7 @@ using contact::ConstraintKind;
 
 namespace {
 
-constexpr int kConstraintRecord = 44;  // doubles per packed constraint (PackConstraint)
+constexpr int kConstraintRecord = 53;  // doubles per packed constraint (PackConstraint)
 
 bool IsObstacle(const Body* b) { return b && b->kind() == BodyKind::kObstacle; }
 
@@ -105,6 +105,9 @@ void PackConstraint(const Constraint& c, std::vector<double>& out) {
   out.push_back(c.age);
   out.push_back(c.cohesive ? 1.0 : 0.0);
   out.push_back(c.stroke);
+  out.push_back(c.face1.size);  // 44..52: not changed during a step
+  out.insert(out.end(), c.face1.nodes.begin(), c.face1.nodes.end());
+  out.insert(out.end(), c.face1.weights.begin(), c.face1.weights.end());
 }
 
 // The fields of a packed constraint that change during a step.
@@ -506,7 +509,7 @@ void DomainDecomposition::PrepareSolve(domain::Domain& d, const std::vector<Cons
       e.row = static_cast<int>(i);
       e.sign = (k == 0 && two) ? -1.0 : 1.0;
       body::ComputeConstraintH(*b, k == 0 ? c.X1 : c.X2, k == 0 ? -1 : contact::SlaveNode(c),
-                               c.base, e.H);
+                               k == 0 ? c.face1 : body::MeshFacePoint(), c.base, e.H);
       shared[it->second].entries.push_back(std::move(e));
     }
   }
@@ -750,6 +753,11 @@ void DomainDecomposition::Synchronize(domain::Domain& d) {
       c.surf2 = static_cast<int>(p[7]);
       c.X1 = Get3(p + 8);
       c.X2 = Get3(p + 11);
+      c.face1.size = static_cast<int>(p[44]);
+      for (int a = 0; a < 4; ++a) {
+        c.face1.nodes[a] = static_cast<int>(p[45 + a]);
+        c.face1.weights[a] = p[49 + a];
+      }
       UnpackDynamic(p, c);
       if (c.surf1 != last_s1 || c.surf2 != last_s2 || !last_material) {
         last_s1 = c.surf1;

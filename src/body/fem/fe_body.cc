@@ -429,12 +429,39 @@ void FeBody::ComputeH(const Vec3& X, const Mat3& base, HOperator& H) const {
 }
 
 bool FeBody::ComputeNodeH(int node, const Mat3& base, HOperator& H) const {
-  if (embedded_ || node < 0 || node >= num_nodes() || !DiagonalInertia()) return false;
-  H.dofs = {3 * node, 3 * node + 1, 3 * node + 2};
-  H.values = base.transpose();
-  H.nodes.assign(1, node);
-  H.weights.assign(1, 1.0);
-  H.frame = H.values;
+  MeshFacePoint p;
+  p.size = 1;
+  p.nodes[0] = node;
+  p.weights[0] = 1.0;
+  return ComputeFaceH(p, base, H);
+}
+
+bool FeBody::ComputeFaceH(const MeshFacePoint& p, const Mat3& base, HOperator& H) const {
+  if (embedded_ || !DiagonalInertia() || p.size < 1 || p.size > 4) return false;
+  // As ComputeH: weights within 1e-12 of 0 (nodes off the edge or vertex the point lies
+  // on) are left out and the others rescaled to sum 1.
+  double sum = 0.0;
+  int kept = 0;
+  for (int a = 0; a < p.size; ++a) {
+    if (p.nodes[a] < 0 || p.nodes[a] >= num_nodes()) return false;
+    if (std::abs(p.weights[a]) > 1e-12) sum += p.weights[a], ++kept;
+  }
+  if (kept == 0) return false;
+  const Mat3 BT = base.transpose();
+  H.dofs.resize(3 * kept);
+  H.values.resize(3, 3 * kept);
+  H.nodes.clear();
+  H.weights.clear();
+  H.frame = BT;
+  for (int a = 0, c = 0; a < p.size; ++a) {
+    if (!(std::abs(p.weights[a]) > 1e-12)) continue;
+    const double w = p.weights[a] / sum;
+    for (int j = 0; j < 3; ++j) H.dofs[3 * c + j] = 3 * p.nodes[a] + j;
+    H.values.block<3, 3>(0, 3 * c) = w * BT;
+    H.nodes.push_back(p.nodes[a]);
+    H.weights.push_back(w);
+    ++c;
+  }
   return true;
 }
 

@@ -81,6 +81,11 @@ class FeBody : public Body {
   // at the node's referential point (the other shape functions vanish there), without the
   // element search and inverse map.
   bool ComputeNodeH(int node, const Mat3& base, HOperator& H) const override;
+  // Likewise at a point of a boundary face (a node-to-face master point): the element's
+  // shape functions restricted to a face of a linear element are the face's (linear on a
+  // triangle, bilinear on a quadrilateral), so H is base^T over the face's nodes with the
+  // given weights, as ComputeH gives it after locating the point.
+  bool ComputeFaceH(const MeshFacePoint& p, const Mat3& base, HOperator& H) const override;
   // G := A^-1 G with A = lumped M, or the operator set by SetInertiaOperator (DEF_LIM).
   void ApplyInverseInertia(Eigen::Ref<MatX> G) const override;
   // The lumped masses while no operator is set (explicit schemes).

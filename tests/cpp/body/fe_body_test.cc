@@ -4,6 +4,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <random>
 #include <utility>
@@ -13,6 +14,7 @@
 #include "base/math.h"
 #include "body/box_shape.h"
 #include "body/fe_mesh.h"
+#include "contact/face_projection.h"
 
 namespace solfec::body {
 namespace {
@@ -233,6 +235,69 @@ TEST(FeBody, LumpedMassHHoldsOnlyTheNodesThePointDependsOn) {
       EXPECT_LT((Hu - base.transpose() * v(k.X)).norm(), 1e-12) << k.X.transpose();
     }
   }
+}
+
+// ComputeFaceH (node-to-face masters): with lumped masses, ComputeH at the face point up to
+// the inverse map's accuracy, for points inside, on the edges and at the corners of every
+// boundary face of a jittered mesh (non-planar bilinear quads): the element's shape
+// functions restricted to the face are the face's. Declined as ComputeNodeH is.
+TEST(FeBody, FaceHIsComputeHAtTheFacePointWithLumpedMassesOnly) {
+  geometry::Shape shape = HexMeshShape(Vec3::Zero(), Vec3::Ones(), 2, 2, 2);
+  std::mt19937 rng(11);
+  std::uniform_real_distribution<double> jitter(-0.05, 0.05), unit(-1.0, 1.0);
+  for (Vec3& x : shape.meshes[0].nodes) x += Vec3(jitter(rng), jitter(rng), jitter(rng));
+  FeBody b(shape, Mat(), "");
+  for (int i = 0; i < b.num_dofs(); ++i) b.mutable_u()[i] = unit(rng);
+  const Mat3 base = AxisAngle(Vec3(0.3, -1, 0.5).normalized(), 0.7);
+  int tested = 0, reduced = 0;
+  for (const geometry::MeshFace& f : b.mesh().BoundaryFaces()) {
+    ASSERT_EQ(f.nodes.size(), 4u);
+    std::vector<std::pair<double, double>> st = {{0.0, 0.0}, {1.0, -1.0}, {1.0, 0.3},
+                                                 {-0.4, -1.0}};
+    for (int k = 0; k < 3; ++k) st.emplace_back(unit(rng), unit(rng));
+    for (const auto& [s, t] : st) {
+      MeshFacePoint p;
+      p.size = 4;
+      contact::FaceShapeFunctions(4, s, t, p.weights.data());
+      Vec3 X = Vec3::Zero();
+      for (int a = 0; a < 4; ++a) {
+        p.nodes[a] = f.nodes[a];
+        X += p.weights[a] * b.mesh().nodes[f.nodes[a]];
+      }
+      HOperator F, H;
+      ASSERT_TRUE(b.ComputeFaceH(p, base, F));
+      b.ComputeH(X, base, H);
+      // The same nodes (in face rather than element order) and weights; the same U.
+      std::vector<std::pair<int, double>> fw, hw;
+      for (size_t a = 0; a < F.nodes.size(); ++a) fw.emplace_back(F.nodes[a], F.weights[a]);
+      for (size_t a = 0; a < H.nodes.size(); ++a) hw.emplace_back(H.nodes[a], H.weights[a]);
+      std::sort(fw.begin(), fw.end());
+      std::sort(hw.begin(), hw.end());
+      ASSERT_EQ(fw.size(), hw.size()) << s << " " << t;
+      for (size_t a = 0; a < fw.size(); ++a) {
+        EXPECT_EQ(fw[a].first, hw[a].first);
+        EXPECT_NEAR(fw[a].second, hw[a].second, 1e-12);
+      }
+      Vec3 uf = Vec3::Zero(), uh = Vec3::Zero();
+      for (size_t d = 0; d < F.dofs.size(); ++d) uf += F.values.col(d) * b.u()[F.dofs[d]];
+      for (size_t d = 0; d < H.dofs.size(); ++d) uh += H.values.col(d) * b.u()[H.dofs[d]];
+      EXPECT_LT((uf - uh).norm(), 1e-12);
+      EXPECT_EQ(F.frame, base.transpose());
+      ++tested;
+      reduced += F.nodes.size() < 4;
+    }
+  }
+  EXPECT_EQ(tested, 24 * 7);
+  EXPECT_EQ(reduced, 24 * 3);  // edge and corner points: the nodes off them left out
+  MeshFacePoint p;
+  p.size = 4;
+  p.nodes = {0, 1, 2, b.num_nodes()};
+  p.weights = {0.25, 0.25, 0.25, 0.25};
+  HOperator H;
+  EXPECT_FALSE(b.ComputeFaceH(p, base, H));  // node out of range
+  ASSERT_TRUE(b.TrySetInertiaOperator(b.MassMatrix()));
+  p.nodes[3] = 3;
+  EXPECT_FALSE(b.ComputeFaceH(p, base, H));  // A^-1 H^T is dense
 }
 
 // ComputeNodeH (node-to-face slaves): with lumped masses, bitwise ComputeH at the node's
