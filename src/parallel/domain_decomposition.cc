@@ -126,6 +126,26 @@ void UnpackDynamic(const double* p, Constraint& c) {
   c.stroke = p[43];
 }
 
+// A packed contact record into c, with its bodies (the caller sets the material).
+void UnpackContact(const double* p, Body* body1, Body* body2, Constraint& c) {
+  c.id = static_cast<Id>(p[0]);
+  c.kind = static_cast<ConstraintKind>(static_cast<int>(p[1]));
+  c.body1 = body1;
+  c.body2 = body2;
+  c.piece1 = static_cast<int>(p[4]);
+  c.piece2 = static_cast<int>(p[5]);
+  c.surf1 = static_cast<int>(p[6]);
+  c.surf2 = static_cast<int>(p[7]);
+  c.X1 = Get3(p + 8);
+  c.X2 = Get3(p + 11);
+  c.face1.size = static_cast<int>(p[44]);
+  for (int a = 0; a < 4; ++a) {
+    c.face1.nodes[a] = static_cast<int>(p[45 + a]);
+    c.face1.weights[a] = p[49 + a];
+  }
+  UnpackDynamic(p, c);
+}
+
 }  // namespace
 
 // ---------------------------------------------------------------- ownership
@@ -260,7 +280,7 @@ void DomainDecomposition::RemoveForeignConstraints(domain::Domain& d) {
 }
 
 void DomainDecomposition::DropContactsAwayFromHome(domain::Domain& d) {
-  // Contacts whose home moved to another rank are found again there by the detection.
+  // Contacts whose home moved to another rank (sent there by Rebalance).
   d.mutable_constraints().remove_if([this](const Constraint& c) {
     return c.kind == ConstraintKind::kContact && !Home(c);
   });
@@ -352,7 +372,41 @@ void DomainDecomposition::Rebalance(domain::Domain& d, bool force) {
     }
   }
   migrations_ += static_cast<double>(all.size() / 2);
-  if (!all.empty()) DropContactsAwayFromHome(d);
+  if (!all.empty()) {
+    // Contacts go with their home body to its new owner, state and all (reaction, previous
+    // gap): a contact found afresh there would start cold and, node-to-face, could be
+    // decided otherwise (a gap within the previous gap + margin, a node held deep). Added
+    // once the ghosts of the new owner are refreshed (AdoptMigratedContacts).
+    std::vector<std::vector<double>> sendc(n);
+    for (const Constraint& c : d.constraints()) {
+      if (c.kind != ConstraintKind::kContact || Home(c)) continue;
+      const Body* hb = HomeBody(c);
+      const int owner = hb ? OwnerOf(hb->id()) : -1;
+      if (owner >= 0 && owner != me) PackConstraint(c, sendc[owner]);
+    }
+    migrated_contacts_.clear();
+    for (const auto& buf : Exchange(sendc))
+      migrated_contacts_.insert(migrated_contacts_.end(), buf.begin(), buf.end());
+    DropContactsAwayFromHome(d);
+  }
+}
+
+void DomainDecomposition::AdoptMigratedContacts(domain::Domain& d) {
+  std::list<Constraint>& list = d.mutable_constraints();
+  for (size_t i = 0; i + kConstraintRecord <= migrated_contacts_.size(); i += kConstraintRecord) {
+    const double* p = migrated_contacts_.data() + i;
+    Body* body1 = p[2] >= 0 ? d.FindBody(static_cast<Id>(p[2])) : nullptr;
+    Body* body2 = p[3] >= 0 ? d.FindBody(static_cast<Id>(p[3])) : nullptr;
+    // (Both bodies are here when the contact still holds: the other body overlaps the home
+    // body, so it is a ghost of its owner; otherwise the detection ends the contact.)
+    if ((p[2] >= 0 && (!body1 || !Active(*body1))) || (p[3] >= 0 && (!body2 || !Active(*body2))))
+      continue;
+    Constraint c;
+    UnpackContact(p, body1, body2, c);
+    c.material = d.surface_materials().Find(c.surf1, c.surf2);
+    if (Home(c)) list.push_back(std::move(c));
+  }
+  migrated_contacts_.clear();
 }
 
 void DomainDecomposition::RefreshGhosts(domain::Domain& d) {
@@ -435,6 +489,7 @@ void DomainDecomposition::BeginStep(domain::Domain& d) {
     balance_time_ += b.Stop();
   }
   RefreshGhosts(d);
+  AdoptMigratedContacts(d);
   steps_ += 1.0;
   step_time_ += t.Stop();
 }
@@ -743,22 +798,7 @@ void DomainDecomposition::Synchronize(domain::Domain& d) {
         incoming.back() = Constraint();
       }
       Constraint& c = incoming.back();
-      c.id = id;
-      c.kind = kind;
-      c.body1 = body1;
-      c.body2 = body2;
-      c.piece1 = static_cast<int>(p[4]);
-      c.piece2 = static_cast<int>(p[5]);
-      c.surf1 = static_cast<int>(p[6]);
-      c.surf2 = static_cast<int>(p[7]);
-      c.X1 = Get3(p + 8);
-      c.X2 = Get3(p + 11);
-      c.face1.size = static_cast<int>(p[44]);
-      for (int a = 0; a < 4; ++a) {
-        c.face1.nodes[a] = static_cast<int>(p[45 + a]);
-        c.face1.weights[a] = p[49 + a];
-      }
-      UnpackDynamic(p, c);
+      UnpackContact(p, body1, body2, c);
       if (c.surf1 != last_s1 || c.surf2 != last_s2 || !last_material) {
         last_s1 = c.surf1;
         last_s2 = c.surf2;

@@ -56,6 +56,8 @@ class DomainDecomposition final : public domain::Decomposition {
   void AssignNewBodies(domain::Domain& d);
   void RemoveForeignConstraints(domain::Domain& d);
   void DropContactsAwayFromHome(domain::Domain& d);
+  // The contacts Rebalance received with their home bodies, into the domain (home here).
+  void AdoptMigratedContacts(domain::Domain& d);
   void FlushGhostWork(domain::Domain& d);
   void Rebalance(domain::Domain& d, bool force);
   void RefreshGhosts(domain::Domain& d);
@@ -77,6 +79,9 @@ class DomainDecomposition final : public domain::Decomposition {
   std::vector<Id> foreign_;  // constraint ids copied in by Synchronize
   // Nodes of the removed copies, reused by the next Synchronize (no allocation per contact).
   std::list<contact::Constraint> spare_;
+  // Packed contacts (PackConstraint) received with their home bodies by Rebalance, added
+  // after the ghosts are refreshed.
+  std::vector<double> migrated_contacts_;
   std::vector<body::Body*> by_id_;  // Synchronize's body lookup (index: id)
   CouplingStats coupling_stats_;
   std::unique_ptr<RankCoupling> coupling_;
