@@ -12,8 +12,8 @@ def CONTACT_METHOD(solfec, method, margin=None, depth=0.2):
     """CONTACT_METHOD(solfec, method | margin, depth): 'OVERLAP' (contact points from shape
     overlaps) or 'NODE_TO_FACE' (pairs with a FINITE_ELEMENT mesh body: its surface nodes
     against the faces of the other body; closest-point projection). `margin` [m]: a node
-    closer to a face than max(margin, h * approach speed) is in contact (default 1% of the
-    master's mean face size); `depth`: deepest captured penetration as a fraction of the face
+    closer to a face than max(margin, h * approach speed) is in contact (default 1e-4 times
+    the slave surface's mean face diameter); `depth`: deepest captured penetration as a fraction of the face
     size."""
     r = "CONTACT_METHOD"
     A.instance(solfec, SOLFEC, r, "solfec")

@@ -102,6 +102,13 @@ std::vector<bool> NodeToFace::OverlapBodies(const std::vector<Body*>& bodies) co
   return out;
 }
 
+double NodeToFace::SlaveMarginBound(const Body& b) const {
+  if (!ContactSurface::CanBeSlave(b)) return 0.0;
+  if (options.margin >= 0.0) return options.margin;
+  const geometry::Aabb box = b.shape().Bounds();
+  return box.empty() ? 0.0 : 1e-4 * (box.hi - box.lo).norm();
+}
+
 void NodeToFace::Refresh(const std::vector<Body*>& bodies, double h, bool lazy) {
   StageTimer timer;
   active_.clear();

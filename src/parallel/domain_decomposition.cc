@@ -412,7 +412,21 @@ void DomainDecomposition::AdoptMigratedContacts(domain::Domain& d) {
 void DomainDecomposition::RefreshGhosts(domain::Domain& d) {
   const int me = comm_.rank(), n = comm_.size();
   // Boxes of owned bodies grown by how far they can move in a step, and their union.
-  const double h = d.step(), eps = 2.0 * d.geometric_epsilon;
+  // With CONTACT_METHOD 'NODE_TO_FACE' also by how far apart a node-to-face contact can
+  // begin or hold (margin, previous gap + margin): every rank's largest, so that the two
+  // growths of a pair cover it whichever body is the slave.
+  double capture = 0.0;
+  if (d.node_to_face.enabled()) {
+    for (const auto& b : d.bodies())
+      if (Owns(*b)) capture = std::max(capture, d.node_to_face.SlaveMarginBound(*b));
+    double held = 0.0;  // the largest gap of a node-to-face contact, here or arriving
+    for (const Constraint& c : d.constraints())
+      if (contact::IsNodeToFace(c)) held = std::max(held, c.gap);
+    for (size_t i = 0; i + kConstraintRecord <= migrated_contacts_.size(); i += kConstraintRecord)
+      if (migrated_contacts_[i + 5] <= -2) held = std::max(held, migrated_contacts_[i + 30]);
+    capture = comm_.AllReduceMax(capture + held);
+  }
+  const double h = d.step(), eps = 2.0 * d.geometric_epsilon + capture;
   std::vector<std::pair<Body*, geometry::Aabb>> boxes;
   geometry::Aabb region;
   for (const auto& b : d.bodies()) {

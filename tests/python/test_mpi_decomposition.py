@@ -213,6 +213,24 @@ def test_node_to_face_contacts_migrate_with_their_home_body(tmp_path):
     assert stats["migrations"] > 0 and stats["shared_bodies_per_step"] > 0, stats
 
 
+def test_node_to_face_blocks_within_the_margin_see_each_other_across_ranks(tmp_path):
+    # Two blocks at rest 3e-5 m apart, each on its own rank: nearer than the node-to-face
+    # margin (1e-4 of the mean face diameter, 7.1e-5 m), so in contact from the first step.
+    # Ghost regions grown only by how far bodies move in a step (2e-6 m at rest) did not
+    # send either block to the other's rank: the top block fell until the boxes overlapped
+    # (4.9e-5 m from serial after 0.02 s, 19 contacts against 14). They are also grown by
+    # the capture distance now: the same run as serial.
+    deck = FE_STACK.replace("block(1.0)", "block(1.00003)").replace(
+        "INITIAL_VELOCITY(bodies[1], (0.2, 0, 0), (0, 0, 0))",
+        "CONTACT_METHOD(sol, 'NODE_TO_FACE')").replace(
+        "block(0.0), bulk)", "block(1e-5), bulk)").replace("0.05)", "0.02)")
+    serial = run_serial(tmp_path, deck)
+    _, reports = run_parallel(tmp_path, deck, 2)
+    check_ranks(serial, reports, 1e-8)
+    assert sorted(len(r["here"]) for r in reports) == [1, 1]
+    assert [r["ncon"] for r in reports] == [serial["ncon"]] * 2 and serial["ncon"] >= 9
+
+
 def test_fe_blocks_on_three_ranks_one_rank_owning_nothing(tmp_path):
     serial = run_serial(tmp_path, FE_STACK)
     _, reports = run_parallel(tmp_path, FE_STACK, 3)
