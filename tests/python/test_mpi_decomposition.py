@@ -210,10 +210,19 @@ def test_node_to_face_contacts_migrate_with_their_home_body(tmp_path):
     assert serial["ncon"] == 72  # the 9 bottom nodes of each block
     first = sorted(serial["conf"], key=int)[0]
     assert serial["conf"][first][0] == pytest.approx(-6.0 + 4.0, abs=1e-3)  # frictionless
-    _, reports = run_parallel(tmp_path, N2F_LANES, 3)
+    d, reports = run_parallel(tmp_path, N2F_LANES, 3)
     check_ranks(serial, reports, 1e-8)
     assert all(r["ncon"] == 72 for r in reports)
     assert reports[0]["stats"]["migrations"] >= 4, reports[0]["stats"]
+    # The parallel results file holds the node-to-face rows as the serial one does.
+    sys.path.insert(0, os.path.join(BUILD, "python"))
+    from solfec.results import Results
+    with Results(str(d / "out" / "n2f")) as a, \
+            Results(str(tmp_path / "serial" / "out" / "n2f")) as b:
+        assert a.nframes == b.nframes > 1
+        fa, fb = a.frame(a.nframes - 1), b.frame(b.nframes - 1)
+        assert np.abs(fa.q - fb.q).max() < 1e-8
+        assert len(fa.constraints) == len(fb.constraints) == 72
 
 
 def test_node_to_face_blocks_within_the_margin_see_each_other_across_ranks(tmp_path):
