@@ -102,10 +102,9 @@ std::vector<bool> NodeToFace::OverlapBodies(const std::vector<Body*>& bodies) co
   return out;
 }
 
-double NodeToFace::SlaveMarginBound(const Body& b) const {
+double NodeToFace::SlaveMarginBound(const Body& b, const geometry::Aabb& box) const {
   if (!ContactSurface::CanBeSlave(b)) return 0.0;
   if (options.margin >= 0.0) return options.margin;
-  const geometry::Aabb box = b.shape().Bounds();
   return box.empty() ? 0.0 : 1e-4 * (box.hi - box.lo).norm();
 }
 

@@ -100,10 +100,11 @@ class NodeToFace {
 
   bool enabled() const { return method == ContactMethod::kNodeToFace; }
   // A bound of the margin of b as a slave (the gap at which its nodes come into contact
-  // with no approach speed): options.margin, or 1e-4 times the diameter of b's box, which
-  // bounds its mean face diameter (0 for bodies that are never slaves). solfec-mpi grows
-  // the ghost regions by it: bodies that close their gap to within it must see each other.
-  double SlaveMarginBound(const body::Body& b) const;
+  // with no approach speed): options.margin, or 1e-4 times the diagonal of b's current
+  // bounding box `box`, which bounds its mean face diameter (0 for bodies that are never
+  // slaves). solfec-mpi grows the ghost regions by it: bodies that close their gap to
+  // within it must see each other.
+  double SlaveMarginBound(const body::Body& b, const geometry::Aabb& box) const;
   // With NODE_TO_FACE: the pair is handled here (one body is a mesh FE body and the other
   // can be its master or slave; not two obstacles) and must be skipped by overlap contact.
   bool Handles(const body::Body& a, const body::Body& b) const;

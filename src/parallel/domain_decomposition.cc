@@ -415,10 +415,17 @@ void DomainDecomposition::RefreshGhosts(domain::Domain& d) {
   // With CONTACT_METHOD 'NODE_TO_FACE' also by how far apart a node-to-face contact can
   // begin or hold (margin, previous gap + margin): every rank's largest, so that the two
   // growths of a pair cover it whichever body is the slave.
+  const bool node_to_face = d.node_to_face.enabled();
   double capture = 0.0;
-  if (d.node_to_face.enabled()) {
-    for (const auto& b : d.bodies())
-      if (Owns(*b)) capture = std::max(capture, d.node_to_face.SlaveMarginBound(*b));
+  std::vector<std::pair<Body*, geometry::Aabb>> boxes;
+  for (const auto& b : d.bodies()) {
+    if (!Owns(*b)) continue;
+    const geometry::Aabb box = b->shape().Bounds();
+    if (box.empty()) continue;
+    boxes.emplace_back(b.get(), box);
+    if (node_to_face) capture = std::max(capture, d.node_to_face.SlaveMarginBound(*b, box));
+  }
+  if (node_to_face) {
     double held = 0.0;  // the largest gap of a node-to-face contact, here or arriving
     for (const Constraint& c : d.constraints())
       if (contact::IsNodeToFace(c)) held = std::max(held, c.gap);
@@ -427,16 +434,11 @@ void DomainDecomposition::RefreshGhosts(domain::Domain& d) {
     capture = comm_.AllReduceMax(capture + held);
   }
   const double h = d.step(), eps = 2.0 * d.geometric_epsilon + capture;
-  std::vector<std::pair<Body*, geometry::Aabb>> boxes;
   geometry::Aabb region;
-  for (const auto& b : d.bodies()) {
-    if (!Owns(*b)) continue;
-    geometry::Aabb box = b->shape().Bounds();
-    if (box.empty()) continue;
+  for (auto& [b, box] : boxes) {
     const double umax = b->u().size() ? b->u().cwiseAbs().maxCoeff() : 0.0;
     box.Inflate(h * umax * (1.0 + (box.hi - box.lo).norm()) + eps);
     region.Extend(box);
-    boxes.emplace_back(b.get(), box);
   }
   std::vector<double> mine(6);
   for (int k = 0; k < 3; ++k) mine[k] = region.lo[k], mine[3 + k] = region.hi[k];
