@@ -59,6 +59,38 @@ const char* ElementName(int num_nodes) {
 
 double BoxSize(const geometry::Aabb& b) { return (b.hi - b.lo).maxCoeff(); }
 
+// H = base^T over mesh nodes `nodes` (count n) weighted by w: ComputeH at a located point,
+// ComputeFaceH at a face point. With lumped masses (`lumped`) weights within 1e-12 of 0 are
+// left out and the others rescaled to sum 1 (H holds only the nodes the point depends on,
+// so rows couple only through them: LocalDynamics), and H gets its node form
+// (LocalDynamics::ScatteredBlock). Returns whether a weight was kept (H empty if not).
+bool FillNodeH(const int* nodes, const double* w, int n, bool lumped, const Mat3& base,
+               HOperator& H) {
+  const auto kept_weight = [&](int a) { return !lumped || std::abs(w[a]) > 1e-12; };
+  double sum = 0.0;
+  int kept = 0;
+  for (int a = 0; a < n; ++a)
+    if (kept_weight(a)) sum += w[a], ++kept;
+  const Mat3 BT = base.transpose();
+  H.dofs.resize(3 * kept);
+  H.values.resize(3, 3 * kept);
+  H.nodes.clear();
+  H.weights.clear();
+  if (lumped) H.frame = BT;
+  for (int a = 0, c = 0; a < n; ++a) {
+    if (!kept_weight(a)) continue;
+    const double wa = lumped ? w[a] / sum : w[a];
+    for (int j = 0; j < 3; ++j) H.dofs[3 * c + j] = 3 * nodes[a] + j;
+    H.values.block<3, 3>(0, 3 * c) = wa * BT;
+    if (lumped) {
+      H.nodes.push_back(nodes[a]);
+      H.weights.push_back(wa);
+    }
+    ++c;
+  }
+  return kept > 0;
+}
+
 }  // namespace
 
 FeBody::FeBody(geometry::Shape shape, material::BulkMaterial material, std::string label,
@@ -394,38 +426,11 @@ void FeBody::ComputeH(const Vec3& X, const Mat3& base, HOperator& H) const {
   VecX N;
   Interpolate(X, e, N);
   const ElementData& ed = elements_[e];
-  // With a diagonal A (lumped masses), nodes whose shape function is below the inverse
-  // map's accuracy (1e-12: those off the face, edge or node X lies on, 0 in exact
-  // arithmetic) are left out and the others rescaled to sum 1: H holds only the nodes X
-  // depends on, so rows couple only through them (LocalDynamics). With an operator A every
-  // row of A^-1 H^T is dense anyway: H keeps the element's nodes.
-  int kept = ed.num_nodes;
-  if (DiagonalInertia()) {
-    double sum = 0.0;
-    kept = 0;
-    for (int a = 0; a < ed.num_nodes; ++a) {
-      if (std::abs(N[a]) > 1e-12) sum += N[a], ++kept;
-      else N[a] = 0.0;
-    }
-    N /= sum;  // the shape functions sum to 1: some are kept and sum ~ 1
-  }
-  H.dofs.resize(3 * kept);
-  H.values.resize(3, 3 * kept);
-  const Mat3 BT = base.transpose();
-  const bool node_form = DiagonalInertia() != nullptr;  // LocalDynamics::ScatteredBlock
-  H.nodes.clear();
-  H.weights.clear();
-  if (node_form) H.frame = BT;
-  for (int a = 0, c = 0; a < ed.num_nodes; ++a) {
-    if (kept < ed.num_nodes && N[a] == 0.0) continue;
-    for (int j = 0; j < 3; ++j) H.dofs[3 * c + j] = 3 * ed.nodes[a] + j;
-    H.values.block<3, 3>(0, 3 * c) = N[a] * BT;
-    if (node_form) {
-      H.nodes.push_back(ed.nodes[a]);
-      H.weights.push_back(N[a]);
-    }
-    ++c;
-  }
+  // With a diagonal A (lumped masses) the shape functions below the inverse map's accuracy
+  // (those off the face, edge or node X lies on, 0 in exact arithmetic) are left out
+  // (FillNodeH). With an operator A every row of A^-1 H^T is dense anyway: H keeps the
+  // element's nodes.
+  FillNodeH(ed.nodes.data(), N.data(), ed.num_nodes, DiagonalInertia() != nullptr, base, H);
 }
 
 bool FeBody::ComputeNodeH(int node, const Mat3& base, HOperator& H) const {
@@ -438,31 +443,9 @@ bool FeBody::ComputeNodeH(int node, const Mat3& base, HOperator& H) const {
 
 bool FeBody::ComputeFaceH(const MeshFacePoint& p, const Mat3& base, HOperator& H) const {
   if (embedded_ || !DiagonalInertia() || p.size < 1 || p.size > 4) return false;
-  // As ComputeH: weights within 1e-12 of 0 (nodes off the edge or vertex the point lies
-  // on) are left out and the others rescaled to sum 1.
-  double sum = 0.0;
-  int kept = 0;
-  for (int a = 0; a < p.size; ++a) {
+  for (int a = 0; a < p.size; ++a)
     if (p.nodes[a] < 0 || p.nodes[a] >= num_nodes()) return false;
-    if (std::abs(p.weights[a]) > 1e-12) sum += p.weights[a], ++kept;
-  }
-  if (kept == 0) return false;
-  const Mat3 BT = base.transpose();
-  H.dofs.resize(3 * kept);
-  H.values.resize(3, 3 * kept);
-  H.nodes.clear();
-  H.weights.clear();
-  H.frame = BT;
-  for (int a = 0, c = 0; a < p.size; ++a) {
-    if (!(std::abs(p.weights[a]) > 1e-12)) continue;
-    const double w = p.weights[a] / sum;
-    for (int j = 0; j < 3; ++j) H.dofs[3 * c + j] = 3 * p.nodes[a] + j;
-    H.values.block<3, 3>(0, 3 * c) = w * BT;
-    H.nodes.push_back(p.nodes[a]);
-    H.weights.push_back(w);
-    ++c;
-  }
-  return true;
+  return FillNodeH(p.nodes.data(), p.weights.data(), p.size, true, base, H);
 }
 
 void FeBody::ApplyInverseInertia(Eigen::Ref<MatX> G) const {
