@@ -384,6 +384,7 @@ void ContactSurface::RefreshFaces(double inflate, double depth_fraction, double 
   const int nf = static_cast<int>(faces_.size());
   const int nn = static_cast<int>(nodes_.size());
   face_boxes_.resize(nf);
+  face_normals_.resize(nf);
   if (nn > 0) {
     node_normal_.assign(nn, Vec3::Zero());
     node_area_.assign(nn, 0.0);
@@ -410,6 +411,7 @@ void ContactSurface::RefreshFaces(double inflate, double depth_fraction, double 
       box.hi[i] += std::max(-depth * lo[i], inflate * hi[i]) + eps;
     }
     face_boxes_[f] = box;
+    face_normals_[f] = {lo, hi};
     if (nn > 0) {
       const Vec3 area = N.Area(n);
       const double share = N.Share(n);

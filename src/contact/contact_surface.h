@@ -2,7 +2,9 @@
 // faces) and, for FINITE_ELEMENT meshes, the slave surface nodes, with their hierarchies.
 #pragma once
 
+#include <algorithm>
 #include <array>
+#include <cmath>
 #include <vector>
 
 #include "base/types.h"
@@ -16,6 +18,23 @@ struct SurfaceFace {
   std::array<int, 4> vertices{};  // indices into ContactSurface::points, CCW from outside
   int size = 3;                   // 3 (triangle) or 4 (bilinear quadrilateral)
   int surfid = 0;
+};
+
+// Bounds lo_i <= n_i <= hi_i of a face's unit normal over its natural domain (up to 1 + 1e-6
+// of its centre in s and t: the local test accepts projections up to 1e-9 outside).
+struct NormalBounds {
+  Vec3 lo = -Vec3::Ones(), hi = Vec3::Ones();
+  // Whether every unit normal n within the bounds has m . n above 1e-9 |m|_1: then a node
+  // of (unnormalised) normal m faces away from the face at every point of it, and the
+  // local test, which needs m . n < 0 at the projection, rejects the pair. The margin is
+  // far above the rounding of the bounds and of a projection's normal.
+  bool FacedAwayBy(const Vec3& m) const {
+    // Per component the lesser of m_i lo_i and m_i hi_i (no branch: hard to predict).
+    const double least = std::min(m[0] * lo[0], m[0] * hi[0]) +
+                         std::min(m[1] * lo[1], m[1] * hi[1]) +
+                         std::min(m[2] * lo[2], m[2] * hi[2]);
+    return least > 1e-9 * (std::abs(m[0]) + std::abs(m[1]) + std::abs(m[2]));
+  }
 };
 
 // Mesh FE bodies (FINITE_ELEMENT without a background mesh): points are the mesh nodes
@@ -80,6 +99,9 @@ class ContactSurface {
   const std::vector<SurfaceFace>& faces() const { return faces_; }
   const std::vector<double>& face_diameters() const { return face_diam_; }
   const std::vector<geometry::Aabb>& face_boxes() const { return face_boxes_; }
+  // Bounds of each face's unit normal over its natural domain (NormalRange, of the last
+  // RefreshFaces).
+  const std::vector<NormalBounds>& face_normal_bounds() const { return face_normals_; }
   const std::vector<int>& slave_nodes() const { return nodes_; }  // point indices
   // Slave-node index of each point (-1: not a slave node; empty for convex surfaces).
   const std::vector<int>& slave_slots() const { return slot_; }
@@ -121,6 +143,7 @@ class ContactSurface {
   std::vector<SurfaceFace> faces_;
   std::vector<double> face_diam_;
   std::vector<geometry::Aabb> face_boxes_;
+  std::vector<NormalBounds> face_normals_;
   std::vector<int> nodes_, node_surfid_, slot_;
   std::vector<Vec3> node_normal_;
   std::vector<double> node_area_;

@@ -181,8 +181,9 @@ class NodeToFace {
               std::vector<Pass>& passes);
   struct Candidate { int pass, node, face; };
   // Stage 2: the node-face pairs of the passes by the node BVH or the classic face BVH.
-  void Candidates(SearchMethod method, const std::vector<Pass>& passes,
-                  std::vector<Candidate>& out);
+  // They are written to candidates_ (never shrunk: a slot is written before the pair's test
+  // decides whether the count advances, no branch on it); returns their number.
+  int Candidates(SearchMethod method, const std::vector<Pass>& passes);
   // Stage 3 for node k of surface s against face f of surface m; true when in contact.
   // `box_check`: first reject a node outside the face's inflated box (implied by the rest).
   bool LocalTest(int m, int f, int s, int k, double h, bool box_check,

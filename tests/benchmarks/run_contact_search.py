@@ -10,10 +10,12 @@ in the same order, so the runs are identical, which is checked); the 3-stage run
 the process CPU time of its steps and the share spent in the search (refresh of the surfaces
 + octree + BVH + local tests; timed in the CPU time of the searching thread, since the results
 writer deflates the previous frame on a worker thread meanwhile, which the process time of
-the steps includes but the search does not). Then, on the final configuration, the same
-search is timed in the same process (process CPU time, best of --repeat repeats, the methods
-taking turns) with
-four ways of finding the node-face pairs, and their contact sets compared:
+the steps includes but the search does not); a third run of the 3-stage search without
+results output gives the share in the computation alone (no-out columns: with a frame every
+step the deflate of ~2000 contact rows takes about two thirds of the `paper` step's process
+time, and the writer thread slows the searching thread as well). Then, on the final
+configuration, the same search is timed in the same process (process CPU time, best of
+--repeat repeats, the methods taking turns) with four ways of finding the node-face pairs, and their contact sets compared:
   3-stage      octree over bodies, slave-node BVH (up to 8 nodes a leaf, refitted in stage 2:
                the classic does not use it) against master-face BVH, local test (ours);
   classic      the paper's "classic BVH" (section 5.2, Fig. 4 (a)): hierarchies with the faces
@@ -64,7 +66,7 @@ sys.path.insert(0, os.path.join(BUILD, "python"))
 
 import solfec  # noqa: E402
 from solfec import (BODY, BULK_MATERIAL, CONTACT_METHOD, GAUSS_SEIDEL_SOLVER, GRAVITY, HEX,  # noqa: E402
-                    HULL, INITIAL_VELOCITY, RUN, SOLFEC, SURFACE_MATERIAL)
+                    HULL, INITIAL_VELOCITY, OUTPUT, RUN, SOLFEC, SURFACE_MATERIAL)
 
 ROW = 5  # cubes per row; rows of 4 per layer -> 20 cubes per layer
 SETTINGS = {
@@ -124,12 +126,15 @@ def solver(setting):
     return GAUSS_SEIDEL_SOLVER(1e-6, 200)
 
 
-def timed_run(outdir, count, setting, steps, method):
+def timed_run(outdir, count, setting, steps, method, output=True):
     """A pile run whose steps search with `method`: the pile after one warm-up step and
     `steps` timed steps, the process CPU time of those steps, their search time and its
-    stages (wall clock: refresh, octree, bvh, local)."""
+    stages (wall clock: refresh, octree, bvh, local). output=False: no results frame during
+    the timed steps (OUTPUT interval beyond the run), so the steps are computation only."""
     step = SETTINGS[setting]["step"]
     sol = pile(outdir, count, setting)
+    if not output:
+        OUTPUT(sol, 10.0 * (steps + 1) * step)
     d = sol._domain
     core = solfec._solfec
     core.node_to_face_run_method(d, method)
@@ -153,7 +158,12 @@ def measure(count, setting, steps, repeat, brute, runs):
         # machine slows both) and each method's least search time is kept.
         best, finals = {}, []
         sol = None
+        quiet = None  # the 3-stage run without results output: (step time, search time)
         for i in range(runs):
+            _, total, search, _ = timed_run(os.path.join(tmp, f"quiet{i}"), count, setting,
+                                            steps, "THREE_STAGE", output=False)
+            if quiet is None or search < quiet[1]:
+                quiet = (total, search)
             for m in RUN_METHODS:
                 s, total, search, stages = timed_run(os.path.join(tmp, f"{m}{i}"), count,
                                                      setting, steps, m)
@@ -166,6 +176,9 @@ def measure(count, setting, steps, repeat, brute, runs):
         r = {"setting": setting, "cubes": count, "contact_nodes": 56 * count,
              "contact_faces": 54 * count, "steps": steps, "step_time": total / steps,
              "search_time_per_step": search / steps, "search_share": search / total,
+             "step_time_no_output": quiet[0] / steps,
+             "search_time_per_step_no_output": quiet[1] / steps,
+             "search_share_no_output": quiet[1] / quiet[0],
              "constraints": ncon, "methods": {},
              "run_search_per_step": {m: best[m][1] / steps for m in RUN_METHODS},
              "run_stages_per_step": {m: {k: v / steps for k, v in best[m][2].items()}
@@ -225,6 +238,7 @@ def row(r):
             f"{ms['CLASSIC_BVH']['elementary_pairs']:9d} {1e3 * t3:8.2f} "
             f"{col('CLASSIC_BVH', 8)} {col('BRUTE_FORCE', 9)} {col('BRUTE_FORCE_BOXED', 8)} "
             f"{1e3 * r['step_time']:8.1f} {100 * r['search_share']:7.2f} "
+            f"{1e3 * r['step_time_no_output']:8.1f} {100 * r['search_share_no_output']:7.2f} "
             f"{'yes' if same else 'NO':>4}")
 
 
@@ -251,12 +265,14 @@ def main():
           "paper's Table 3); x 2-3: the same ratio for stages 2-3 only (hierarchies and local "
           "tests; refresh and octree are shared code); final: one search of the final "
           "configuration; x: ratio to the 3-stage search; step ms, srch %: the 3-stage run's "
-          "step time and search share",
+          "step time and search share with a results frame every step (the default output; "
+          "the frames are deflated on a worker thread, whose CPU time the step includes); "
+          "no-out: the same without results output (computation only)",
           flush=True)
     print(f"{'set':>6} {'cubes':>5} {'nodes':>6} {'contacts':>8} {'run 3st':>8} "
           f"{'run cl':>8} {'x':>6} {'x 2-3':>6} {'pairs 3st':>9} {'pairs cl':>9} {'3st ms':>8} "
           f"{'class ms':>8} {'x':>6} {'brute ms':>9} {'x':>6} {'box ms':>8} {'x':>6} "
-          f"{'step ms':>8} {'srch %':>7} {'same':>4}", flush=True)
+          f"{'step ms':>8} {'srch %':>7} {'no-out':>8} {'srch %':>7} {'same':>4}", flush=True)
     for setting in a.setting:
         steps = a.steps or SETTINGS[setting]["steps"]
         for n in a.counts:

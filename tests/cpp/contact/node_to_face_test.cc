@@ -233,6 +233,62 @@ Vec3 FaceNormal(const Vec3* x, int n, double s, double t) {
   return Ss.cross(St).normalized();
 }
 
+// The search drops a (node, face) pair before projecting it when the node's normal m faces
+// away from every normal in the face's bounds (NormalBounds::FacedAwayBy): the local test
+// would reject it (m . n >= 0 at the projection). Whenever the cull says so, m . n > 0 at
+// every point of the face, up to the inside tolerance beyond its edges; and it does cull the
+// pairs of nodes on faces parallel to the face (m along the face's normal), never those
+// facing it.
+TEST(ContactSurface, NormalBoundsCullOnlyPairsTheLocalTestRejects) {
+  std::mt19937 rng(11);
+  std::uniform_real_distribution<double> jit(-0.2, 0.2), ang(-3.1, 3.1), unit(-1.0, 1.0);
+  int culled = 0, kept_facing = 0, trials = 0;
+  for (int k = 0; k < 300; ++k) {
+    Vec3 x[4] = {Vec3(0, 0, 0), Vec3(1, 0, 0), Vec3(1, 1, 0), Vec3(0, 1, 0)};
+    const Mat3 R = (Eigen::AngleAxisd(ang(rng), Vec3::UnitX()) *
+                    Eigen::AngleAxisd(ang(rng), Vec3::UnitY())).toRotationMatrix();
+    const double warp = k < 150 ? 0.02 : 1.0;  // mild (as in a pile) and strong jitter
+    for (Vec3& v : x) v = R * (v + warp * Vec3(jit(rng), jit(rng), jit(rng)));
+    for (int n : {3, 4}) {
+      NormalBounds b;
+      ContactSurface::NormalRange(x, n, b.lo, b.hi);
+      const Vec3 centre = FaceNormal(x, n, n == 3 ? 1.0 / 3.0 : 0.0, n == 3 ? 1.0 / 3.0 : 0.0);
+      Vec3 tangent = x[1] - x[0];
+      tangent = (tangent - tangent.dot(centre) * centre).normalized();
+      const double tilt[6] = {-1e-3, -1e-7, 1e-7, 1e-3, 0.05, 0.3};
+      for (int q = 0; q < 26; ++q) {
+        // Node normals (not unit) around the face's, and nearly in its plane (tilted by
+        // +-1e-7 to 0.3 towards it: the cull's threshold).
+        const Vec3 m = q < 20 ? Vec3((3.0 * q / 20.0) *
+                                     (centre + 0.6 * Vec3(unit(rng), unit(rng), unit(rng))))
+                              : Vec3(2.0 * (tangent + tilt[q - 20] * centre));
+        ++trials;
+        if (b.FacedAwayBy(-centre * (1.0 + q))) ADD_FAILURE() << "a facing node culled";
+        kept_facing += !b.FacedAwayBy(-centre * (1.0 + q));
+        if (!b.FacedAwayBy(m)) continue;
+        ++culled;
+        const double e = 1.0 + 1e-9;  // the inside test's reach beyond the edges
+        for (int i = 0; i <= 10; ++i)
+          for (int j = 0; j <= 10; ++j) {
+            double s = e * (-1 + 0.2 * i), t = e * (-1 + 0.2 * j);
+            if (n == 3) {
+              s = -1e-9 + e * 0.1 * i, t = -1e-9 + e * 0.1 * j;
+              if (s + t > 1.0 + 1e-9) continue;
+            }
+            double N[4];
+            FaceShapeFunctions(n, s, t, N);
+            Vec3 y = Vec3::Zero();
+            for (int a = 0; a < n; ++a) y += N[a] * x[a];
+            const FaceProjection p = ProjectOnFace(x, n, y);
+            EXPECT_GT(m.dot(p.normal), 0.0) << "culled a pair the local test could accept";
+          }
+      }
+    }
+  }
+  EXPECT_EQ(kept_facing, trials);
+  EXPECT_GT(culled, trials / 4);  // parallel faces are culled, not only the obvious ones
+}
+
 // NormalChangeBound: warped quads and triangles rotated, moved and perturbed by vertex drifts
 // up to 0.1-20% of their size (random, or along the normal warping or tilting the face) keep
 // every unit normal within the bound of R times the old one; the bound is not vacuous
