@@ -7,13 +7,16 @@ baseline's.
 
     OPENBLAS_NUM_THREADS=1 /usr/bin/python3 tests/benchmarks/run_build_ab.py \\
         --builds /path/to/baseline-build /path/to/new-build \\
-        [--scenes example:25:500 paper:60:40 lim:20:100] [--runs 2]
+        [--scenes example:25:500 paper:60:40 lim:20:100] [--runs 2] [--no-output]
 
 A scene is setting:cubes:steps of run_contact_search.py (`example` is the semi-explicit
 paper's example 6.2 layout with NODE_TO_FACE contact, `paper` its Fig. 16 piles, `lim` piles
 with DEF_LIM), or `overlap`: examples/hyperelastic_cubes itself (example 6.2 with the
 overlap-based contact points it ships with; cubes:steps, e.g. overlap:25:500). Each build
 needs its Python module (build/python/solfec); a build may be an older commit's.
+--no-output times the steps without results frames (OUTPUT interval beyond the run): with a
+frame every step (the default) the deflate of the contact rows on the writer thread is most
+of a `paper` pile step's process time, which hides changes to the computation in its noise.
 """
 import argparse
 import json
@@ -26,12 +29,12 @@ import time
 HERE = os.path.dirname(os.path.abspath(__file__))
 
 
-def child(scene, state_path):
+def child(scene, state_path, output=True):
     """Runs one scene in this process (the build of SOLFEC_BUILD_DIR) and prints its result."""
     sys.path.insert(0, HERE)
     import numpy as np
     import run_contact_search as B
-    from solfec import RUN
+    from solfec import OUTPUT, RUN
     setting, count, steps = scene.split(":")
     count, steps = int(count), int(steps)
     with tempfile.TemporaryDirectory() as tmp:
@@ -45,6 +48,8 @@ def child(scene, state_path):
             sol = B.pile(tmp, count, setting)
             gs = B.solver(setting)
             h = B.SETTINGS[setting]["step"]
+        if not output:
+            OUTPUT(sol, 10.0 * (steps + 1) * h)
         RUN(sol, gs, h)  # the first step builds the hierarchies and operators
         t0 = time.process_time()
         RUN(sol, gs, steps * h)
@@ -61,11 +66,13 @@ def main():
     ap.add_argument("--scenes", nargs="+", default=["example:25:500", "paper:60:40",
                                                     "lim:20:100"])
     ap.add_argument("--runs", type=int, default=2)
+    ap.add_argument("--no-output", action="store_true",
+                    help="no results frames during the timed steps (computation only)")
     ap.add_argument("--child", help=argparse.SUPPRESS)
     ap.add_argument("--state", help=argparse.SUPPRESS)
     a = ap.parse_args()
     if a.child:
-        return child(a.child, a.state)
+        return child(a.child, a.state, output=not a.no_output)
     if len(a.builds) < 2:
         ap.error("--builds: a baseline and at least one build to compare")
     import numpy as np
@@ -80,9 +87,10 @@ def main():
                 for i, b in enumerate(builds):
                     state = os.path.join(tmp, f"{scene.replace(':', '_')}_{i}.npy")
                     env = dict(os.environ, SOLFEC_BUILD_DIR=b, OPENBLAS_NUM_THREADS="1")
-                    out = subprocess.run([sys.executable, __file__, "--builds", b, "--child",
-                                          scene, "--state", state], env=env, check=True,
-                                         capture_output=True, text=True).stdout
+                    cmd = [sys.executable, __file__, "--builds", b, "--child", scene,
+                           "--state", state] + (["--no-output"] if a.no_output else [])
+                    out = subprocess.run(cmd, env=env, check=True, capture_output=True,
+                                         text=True).stdout
                     res = json.loads(out.strip().splitlines()[-1])
                     key = (scene, i)
                     if key not in best or res["ms"] < best[key]["ms"]:
@@ -102,7 +110,8 @@ def main():
                 print(f"{scene:>16} {i:>5} {res['ms']:>9.3f} {ratio:>6.2f} {res['ncon']:>8} "
                       f"{diff:>22.3g}  {b}")
         print("ratio: baseline (build 0) ms / this build's ms; times: process CPU, least of "
-              f"{a.runs} alternating runs")
+              f"{a.runs} alternating runs"
+              + ("; no results output" if a.no_output else "; a results frame every step"))
 
 
 if __name__ == "__main__":
