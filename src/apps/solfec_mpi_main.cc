@@ -72,11 +72,16 @@ std::string Tagged(const std::string& text, int rank) {
   return out.str();
 }
 
+// Whether every rank's stdout reaches the terminal (SOLFEC_MPI_STDOUT=all).
+bool StdoutOfAllRanks() {
+  const char* keep = std::getenv("SOLFEC_MPI_STDOUT");
+  return keep && std::string(keep) == "all";
+}
+
 // Ranks > 0 print the same progress and deck output as rank 0 (docs/parallel.md): their stdout
 // would repeat rank 0's, so it is discarded unless SOLFEC_MPI_STDOUT=all.
 void SilenceStdoutOfOtherRanks(int rank) {
-  const char* keep = std::getenv("SOLFEC_MPI_STDOUT");
-  if (rank == 0 || (keep && std::string(keep) == "all")) return;
+  if (rank == 0 || StdoutOfAllRanks()) return;
   int devnull = ::open("/dev/null", O_WRONLY);
   if (devnull >= 0) {
     ::dup2(devnull, STDOUT_FILENO);
@@ -127,6 +132,12 @@ int main(int argc, char** argv) {
       const char* env = std::getenv("SOLFEC_PYTHON_PATH");
       sys.attr("path").attr("insert")(0, env ? std::string(env) : std::string(SOLFEC_PYTHON_DIR));
       sys.attr("argv") = std::vector<std::string>(argv, argv + argc);
+      // When several ranks print, each line of the deck's output goes out in one write (line
+      // buffered, not written through piece by piece as under PYTHONUNBUFFERED, where
+      // print('HELLO', rank) is four writes): lines of different ranks do not mix.
+      if (StdoutOfAllRanks() && world.size() > 1 && py::hasattr(sys.attr("stdout"), "reconfigure"))
+        sys.attr("stdout").attr("reconfigure")(py::arg("line_buffering") = true,
+                                               py::arg("write_through") = false);
       py::module_ hooks = py::module_::import("_solfec_mpi");
       py::module_::import("solfec.run").attr("_mpi") = hooks;
       py::exec(kCaptureFailure);
