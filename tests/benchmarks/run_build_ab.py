@@ -34,7 +34,7 @@ def child(scene, state_path, output=True):
     sys.path.insert(0, HERE)
     import numpy as np
     import run_contact_search as B
-    from solfec import OUTPUT, RUN
+    from solfec import RUN
     setting, count, steps = scene.split(":")
     count, steps = int(count), int(steps)
     with tempfile.TemporaryDirectory() as tmp:
@@ -49,7 +49,7 @@ def child(scene, state_path, output=True):
             gs = B.solver(setting)
             h = B.SETTINGS[setting]["step"]
         if not output:
-            OUTPUT(sol, 10.0 * (steps + 1) * h)
+            B.without_output(sol, steps, h)
         RUN(sol, gs, h)  # the first step builds the hierarchies and operators
         t0 = time.process_time()
         RUN(sol, gs, steps * h)

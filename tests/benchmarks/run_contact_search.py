@@ -15,7 +15,8 @@ results output gives the share in the computation alone (no-out columns: with a 
 step the deflate of ~2000 contact rows takes about two thirds of the `paper` step's process
 time, and the writer thread slows the searching thread as well). Then, on the final
 configuration, the same search is timed in the same process (process CPU time, best of
---repeat repeats, the methods taking turns) with four ways of finding the node-face pairs, and their contact sets compared:
+--repeat repeats, the methods taking turns) with four ways of finding the node-face pairs,
+and their contact sets compared:
   3-stage      octree over bodies, slave-node BVH (up to 8 nodes a leaf, refitted in stage 2:
                the classic does not use it) against master-face BVH, local test (ours);
   classic      the paper's "classic BVH" (section 5.2, Fig. 4 (a)): hierarchies with the faces
@@ -126,6 +127,12 @@ def solver(setting):
     return GAUSS_SEIDEL_SOLVER(1e-6, 200)
 
 
+def without_output(sol, steps, step):
+    """No results frame during a run of `steps` steps of `step` (the OUTPUT interval beyond
+    it): the steps' time is the computation's alone."""
+    OUTPUT(sol, 10.0 * (steps + 1) * step)
+
+
 def timed_run(outdir, count, setting, steps, method, output=True):
     """A pile run whose steps search with `method`: the pile after one warm-up step and
     `steps` timed steps, the process CPU time of those steps, their search time and its
@@ -134,7 +141,7 @@ def timed_run(outdir, count, setting, steps, method, output=True):
     step = SETTINGS[setting]["step"]
     sol = pile(outdir, count, setting)
     if not output:
-        OUTPUT(sol, 10.0 * (steps + 1) * step)
+        without_output(sol, steps, step)
     d = sol._domain
     core = solfec._solfec
     core.node_to_face_run_method(d, method)
