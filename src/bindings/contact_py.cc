@@ -3,6 +3,7 @@
 #include <pybind11/stl.h>
 
 #include <algorithm>
+#include <cmath>
 #include <map>
 #include <string>
 #include <tuple>
@@ -47,6 +48,8 @@ py::dict StatsDict(const contact::NodeToFace& n) {
   r["surfaces"] = s.surfaces;
   r["refreshed"] = s.refreshed;
   r["octree_pairs"] = s.octree_pairs;
+  r["skin_kept"] = s.skin_kept;
+  r["skin_pairs"] = s.skin_pairs;
   r["accumulated"] = n.accumulated_time();
   py::dict stages;
   PutStages(n.accumulated_stages(), stages);
@@ -98,6 +101,13 @@ void DefineContact(py::module_& m) {
   // Timings [s] and counts of the last node-to-face search, and the accumulated search time
   // (process CPU) and stage times (wall clock) since the last reset.
   m.def("node_to_face_stats", [](const Domain& d) { return StatsDict(d.node_to_face); });
+  // The skin of the three-stage search's temporal coherence (NodeToFaceOptions::skin, a
+  // fraction of the mean face diameter; 0: none): benchmarks time the search without it.
+  m.def("node_to_face_skin", [](Domain& d, double skin) {
+    if (!(skin >= 0.0) || !std::isfinite(skin))
+      throw InputError("node_to_face_skin: skin must be finite and >= 0 (argument 'skin')");
+    d.node_to_face.options.skin = skin;
+  });
   m.def("node_to_face_reset_timer", [](Domain& d) { d.node_to_face.ResetAccumulated(); });
   // Runs one node-to-face search on the current configuration `repeat` times (method
   // 'THREE_STAGE', 'CLASSIC_BVH', 'BRUTE_FORCE' or 'BRUTE_FORCE_BOXED'): the least process

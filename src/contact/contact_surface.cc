@@ -117,6 +117,7 @@ bool ContactSurface::CanBeMaster(const Body& b) {
 }
 
 void ContactSurface::Build(const Body& b) {
+  skin_valid_ = false;  // faces and slave nodes renumbered
   body_ = &b;
   fresh_ = false;
   faces_.clear();
@@ -130,6 +131,7 @@ void ContactSurface::Build(const Body& b) {
   else BuildConvexes(b);
   face_bvh_ = SurfaceBvh();
   node_bvh_ = SurfaceBvh();
+  faces_refreshed_ = false;
 }
 
 void ContactSurface::BuildMesh(const Body& b) {
@@ -289,7 +291,7 @@ bool PolarRotation(const Mat3& A, Mat3& R) {
 }  // namespace
 
 bool ContactSurface::Bound(const Body& b) {
-  if (!is_mesh_ || body_ != &b || face_diam_.size() != faces_.size() || face_bvh_.empty())
+  if (!is_mesh_ || body_ != &b || face_diam_.size() != faces_.size() || !has_face_boxes())
     return false;
   const auto* fe = AsMeshFe(b);
   const int n = fe ? fe->num_nodes() : -1;
@@ -342,8 +344,8 @@ Aabb ContactSurface::ReachBox(double inflate, double depth_fraction, double dept
   const double depth = depth_fraction * std::min(d, depth_cap) + sink;
   Aabb box = bounds_;
   box.Inflate(std::max(depth, inflate) * (1.0 + 1e-9) + 2e-6 * d);
-  if (fresh_ || face_bvh_.empty() || depth_fraction != fitted_fraction_) return box;
-  // 2. The union B of the face boxes of the last RefreshFaces (the face hierarchy's box)
+  if (fresh_ || !has_face_boxes() || depth_fraction != fitted_fraction_) return box;
+  // 2. The union B of the face boxes of the last RefreshFaces (face_bounds())
   //    carried by the motion (Bound) and grown. B holds S' + g n' for the faces then (S',
   //    n') and g within the ranges then; g within today's ranges is at most
   //    delta = max(|depth change|, |inflate change|) farther along n' (the depth change is
@@ -367,7 +369,7 @@ Aabb ContactSurface::ReachBox(double inflate, double depth_fraction, double dept
   const double dinflate = std::abs(inflate - fitted_inflate_);
   const double grow = std::max(ddepth, dinflate) + drift_ +
                       std::max(depth, inflate) * (theta + 1e-9) + 2e-6 * d;
-  const Aabb& last = face_bvh_.bounds();
+  const Aabb& last = face_bounds_;
   const Vec3 centre = centre_ + rotation_ * (0.5 * (last.lo + last.hi) - centroid_);
   const Vec3 half = rotation_.cwiseAbs() * (0.5 * (last.hi - last.lo)) + Vec3::Constant(grow);
   box.lo = box.lo.cwiseMax(centre - half);
@@ -390,6 +392,7 @@ void ContactSurface::RefreshFaces(double inflate, double depth_fraction, double 
     node_area_.assign(nn, 0.0);
   }
   Vec3 x[4], lo, hi;
+  Aabb bounds;
   double lower = std::numeric_limits<double>::infinity();  // for ReachBox
   for (int f = 0; f < nf; ++f) {
     const int n = face_vertices(f, x);
@@ -411,6 +414,7 @@ void ContactSurface::RefreshFaces(double inflate, double depth_fraction, double 
       box.hi[i] += std::max(-depth * lo[i], inflate * hi[i]) + eps;
     }
     face_boxes_[f] = box;
+    bounds.Extend(box);
     face_normals_[f] = {lo, hi};
     if (nn > 0) {
       const Vec3 area = N.Area(n);
@@ -422,13 +426,23 @@ void ContactSurface::RefreshFaces(double inflate, double depth_fraction, double 
       }
     }
   }
-  if (face_bvh_.size() == nf && !face_bvh_.empty()) face_bvh_.Refit(face_boxes_);
-  else face_bvh_.Build(face_boxes_);
+  face_bounds_ = bounds;
+  faces_refreshed_ = true;
+  face_tree_fitted_ = false;  // FitFaces refits the hierarchy when a search needs it
   fitted_inflate_ = inflate;
   fitted_fraction_ = depth_fraction;
   fitted_cap_ = depth_cap;
   fitted_sink_ = sink;
   min_lower_ = std::isfinite(lower) ? lower : 0.0;
+}
+
+void ContactSurface::FitFaces() {
+  if (face_tree_fitted_) return;
+  face_tree_fitted_ = true;
+  if (face_bvh_.size() == static_cast<int>(face_boxes_.size()) && !face_bvh_.empty())
+    face_bvh_.Refit(face_boxes_);
+  else
+    face_bvh_.Build(face_boxes_);
 }
 
 void ContactSurface::FitNodes() {
@@ -441,6 +455,80 @@ void ContactSurface::FitNodes() {
     return;
   }
   node_bvh_.RefitPoints(points_, nodes_);
+  skin_valid_ = false;  // the node tree no longer holds the snapshot
+}
+
+namespace {
+
+// m / |m|_1 (zero for m = 0, which FacedAwayBy never culls, nor do ranges around 0).
+Vec3 NormalDirection(const Vec3& m) {
+  const double l1 = m.cwiseAbs().sum();
+  return l1 > 0.0 ? Vec3(m / l1) : Vec3::Zero();
+}
+
+}  // namespace
+
+bool ContactSurface::SkinHolds() const {
+  if (!skin_valid_ || skin_points_.size() != nodes_.size() ||
+      skin_boxes_.size() != faces_.size())
+    return false;
+  // Checked against 0.999 skin: the trees' boxes, grown by skin in floating point, then
+  // hold the exact bounds with room for their rounding. Every entry is compared (no branch
+  // each; NaN fails).
+  // The normals within the snapshot's ranges (SkinFacedAway holds for the ranges' ends).
+  const double s = 0.999 * skin_;
+  bool holds = true;
+  for (size_t k = 0; k < nodes_.size(); ++k) {
+    holds &= ((points_[nodes_[k]] - skin_points_[k]).cwiseAbs().array() <= s).all();
+    // m / |m|_1 within [lo, hi] as m within |m|_1 [lo, hi] (no division; SkinFacedAway's
+    // margin covers the rounding either way).
+    const NormalBounds& r = skin_node_normals_[k];
+    const Vec3& m = node_normal_[k];
+    const double l1 = m.cwiseAbs().sum();
+    holds &= (m.array() >= l1 * r.lo.array()).all() & (m.array() <= l1 * r.hi.array()).all();
+  }
+  for (size_t f = 0; f < faces_.size(); ++f) {
+    const Aabb& b = face_boxes_[f];
+    const Aabb& o = skin_boxes_[f];
+    holds &= (b.lo.array() >= o.lo.array() - s).all() & (b.hi.array() <= o.hi.array() + s).all();
+    const NormalBounds& n = face_normals_[f];
+    const NormalBounds& r = skin_face_normals_[f];
+    holds &= (n.lo.array() >= r.lo.array()).all() & (n.hi.array() <= r.hi.array()).all();
+  }
+  return holds;
+}
+
+unsigned ContactSurface::FitSkin(double skin) {
+  if (SkinHolds()) return skin_version_;
+  skin_ = skin;
+  const int nn = static_cast<int>(nodes_.size());
+  skin_points_.resize(nn);
+  for (int k = 0; k < nn; ++k) skin_points_[k] = points_[nodes_[k]];
+  skin_boxes_ = face_boxes_;
+  const Vec3 turn = Vec3::Constant(kSkinTurn);
+  skin_node_normals_.resize(nn);
+  for (int k = 0; k < nn; ++k) {
+    const Vec3 u = NormalDirection(node_normal_[k]);
+    skin_node_normals_[k] = {u - turn, u + turn};
+  }
+  skin_face_normals_.resize(face_normals_.size());
+  for (size_t f = 0; f < face_normals_.size(); ++f)
+    skin_face_normals_[f] = {face_normals_[f].lo - turn, face_normals_[f].hi + turn};
+  const Vec3 pad = Vec3::Constant(skin);
+  if (nn > 0) {
+    skin_scratch_.resize(nn);
+    for (int k = 0; k < nn; ++k) skin_scratch_[k] = {skin_points_[k] - pad, skin_points_[k] + pad};
+    if (node_bvh_.empty()) node_bvh_.Build(skin_scratch_, kNodeLeafSize);
+    else node_bvh_.Refit(skin_scratch_);
+  }
+  skin_scratch_.resize(skin_boxes_.size());
+  for (size_t f = 0; f < skin_boxes_.size(); ++f)
+    skin_scratch_[f] = {skin_boxes_[f].lo - pad, skin_boxes_[f].hi + pad};
+  if (skin_face_bvh_.empty()) skin_face_bvh_.Build(skin_scratch_);
+  else skin_face_bvh_.Refit(skin_scratch_);
+  skin_valid_ = true;
+  if (++skin_version_ == 0) ++skin_version_;
+  return skin_version_;
 }
 
 double ContactSurface::NormalChangeBound(const Vec3* x, int n, double drift) {

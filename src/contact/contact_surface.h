@@ -71,8 +71,8 @@ class ContactSurface {
   // -(depth_fraction min(face diameter, depth_cap) + sink) <= g <= `inflate` (S on the face,
   // n its unit normal there; axis i grown by the bounds of g n_i over the face; `sink`: the
   // extra depth a local test may accept, a node's approach within half a step and existing
-  // contacts' depth), the refitted face BVH, and the slave-node normals and areas (one pass
-  // over the faces).
+  // contacts' depth), their union (face_bounds()), and the slave-node normals and areas (one
+  // pass over the faces). The face BVH is refitted by FitFaces, for the searches that use it.
   void RefreshFaces(double inflate, double depth_fraction, double depth_cap, double sink = 0.0);
   // A box holding every point a local test can accept of any face now, with these
   // RefreshFaces arguments, and every slave node (after Bound or RefreshPoints): the point
@@ -80,9 +80,50 @@ class ContactSurface {
   // with the last face boxes moved and grown by bounds of the motion since.
   geometry::Aabb ReachBox(double inflate, double depth_fraction, double depth_cap,
                           double sink = 0.0) const;
+  // The face BVH refitted to the face boxes of the last RefreshFaces (once after each).
+  void FitFaces();
   // The slave-node BVH refitted to the current points (after RefreshFaces; only the
   // three-stage search uses it).
   void FitNodes();
+  // Temporal coherence of the three-stage search (a Verlet skin; after RefreshFaces): a
+  // snapshot of the slave nodes y0 and of the face boxes B0, with the slave-node BVH over
+  // the boxes y0 + [-skin, skin]^3 and skin_face_bvh() over the boxes B0 grown by skin. The
+  // snapshot holds while every node is within `skin` of y0 in each coordinate and every
+  // face box within B0 grown by skin; then a node y in a face box B has y0 in B0 grown by
+  // skin_m + skin_s (the master's and the slave's skins), so the node-face pairs of the two
+  // trees of a master and a slave, as of their snapshots, hold every pair with the node in
+  // the face's current box. Retaken (a new version, never 0) when it does not hold; `skin`
+  // is used only then. Returns the version.
+  unsigned FitSkin(double skin);
+  // The face BVH of the snapshot (FitSkin).
+  const SurfaceBvh& skin_face_bvh() const { return skin_face_bvh_; }
+  // The snapshot also holds only while each slave node's normal direction u = m / |m|_1 (m:
+  // node_normals()) stays within kSkinTurn of its snapshot in each component, and each
+  // face's normal bounds within kSkinTurn of theirs: skin_node_normals() are the ranges
+  // u0 -+ kSkinTurn, skin_face_normals() the snapshot bounds grown by kSkinTurn, and a pair
+  // with SkinFacedAway(node range, face range) stays culled (FacedAwayBy) while the
+  // snapshots hold: it is left out of the kept pairs.
+  static constexpr double kSkinTurn = 0.05;
+  const std::vector<NormalBounds>& skin_node_normals() const { return skin_node_normals_; }
+  const std::vector<NormalBounds>& skin_face_normals() const { return skin_face_normals_; }
+  // Whether u . n > 1e-8 for every u within `node` and n within `face` (the least product
+  // per component among the ranges' ends): then FacedAwayBy(m) for every such m.
+  static bool SkinFacedAway(const NormalBounds& node, const NormalBounds& face) {
+    double least = 0.0;
+    for (int i = 0; i < 3; ++i)
+      least += std::min(std::min(node.lo[i] * face.lo[i], node.lo[i] * face.hi[i]),
+                        std::min(node.hi[i] * face.lo[i], node.hi[i] * face.hi[i]));
+    return least > 1e-8;
+  }
+  // Node-face pairs, as of the snapshots, of one slave against this surface as the master
+  // (NodeToFace's cache of stage 2; valid while both versions are current).
+  struct SkinPass {
+    Id slave = kNoId;
+    unsigned master_version = 0, slave_version = 0;
+    long stamp = 0;  // the last search that used it
+    std::vector<std::pair<int, int>> pairs;  // (slave node index, face)
+  };
+  std::vector<SkinPass>& skin_passes() { return skin_passes_; }
   // Bounds lo_i <= n_i <= hi_i (i = x, y, z) of the unit normal of the face x[0..n) over its
   // natural domain (-1 and 1 where no bound is found, e.g. a strongly warped quad).
   static void NormalRange(const Vec3* x, int n, Vec3& lo, Vec3& hi);
@@ -110,7 +151,10 @@ class ContactSurface {
   const std::vector<Vec3>& node_normals() const { return node_normal_; }
   const std::vector<double>& node_areas() const { return node_area_; }
   const std::vector<int>& node_surfids() const { return node_surfid_; }
-  const SurfaceBvh& face_bvh() const { return face_bvh_; }
+  const SurfaceBvh& face_bvh() const { return face_bvh_; }  // as of the last FitFaces
+  // The union of the face boxes of the last RefreshFaces; whether there are such boxes.
+  const geometry::Aabb& face_bounds() const { return face_bounds_; }
+  bool has_face_boxes() const { return faces_refreshed_ && !faces_.empty(); }
   const SurfaceBvh& node_bvh() const { return node_bvh_; }
   const geometry::Aabb& bounds() const { return bounds_; }  // of the points
   double max_speed() const { return max_speed_; }           // max |u_free| over the points
@@ -147,7 +191,20 @@ class ContactSurface {
   std::vector<int> nodes_, node_surfid_, slot_;
   std::vector<Vec3> node_normal_;
   std::vector<double> node_area_;
-  SurfaceBvh face_bvh_, node_bvh_;
+  SurfaceBvh face_bvh_, node_bvh_, skin_face_bvh_;
+  geometry::Aabb face_bounds_;
+  bool faces_refreshed_ = false;   // RefreshFaces since Build
+  bool face_tree_fitted_ = false;  // FitFaces since RefreshFaces
+  // FitSkin's snapshot: valid (false after Build and FitNodes, which change the numbering or
+  // the node tree), skin, version, nodes and face boxes.
+  bool skin_valid_ = false;
+  double skin_ = 0.0;
+  unsigned skin_version_ = 0;
+  std::vector<Vec3> skin_points_;
+  std::vector<geometry::Aabb> skin_boxes_, skin_scratch_;
+  std::vector<NormalBounds> skin_node_normals_, skin_face_normals_;
+  std::vector<SkinPass> skin_passes_;
+  bool SkinHolds() const;
   geometry::Aabb bounds_;
   double max_speed_ = 0.0, mean_diam_ = 0.0, max_diam_ = 0.0;
   double max_bound_ = 0.0, mean_bound_ = 0.0;

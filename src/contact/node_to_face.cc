@@ -215,7 +215,7 @@ bool NodeToFace::FreshenWhileOverlapping(int i, int j) {
 geometry::Aabb NodeToFace::SurfaceBox(int i) const {
   const ContactSurface& s = *active_[i];
   if (!s.fresh()) return s.ReachBox(inflate_[i], options.depth_fraction, depth_cap_, sink_[i]);
-  return s.face_bvh().empty() ? s.bounds() : s.face_bvh().bounds();
+  return s.has_face_boxes() ? s.face_bounds() : s.bounds();
 }
 
 bool NodeToFace::CanPass(int i, int j, const Filters& filters) const {
@@ -431,14 +431,89 @@ std::vector<NodeFaceContact> NodeToFace::Finish(const Filters& filters) {
   return out;
 }
 
-int NodeToFace::Candidates(SearchMethod method, const std::vector<Pass>& passes) {
-  if (method == SearchMethod::kThreeStage) {  // node BVHs of the slaves of this search
-    fitted_.assign(active_.size(), 0);
-    for (const Pass& p : passes) {
-      if (fitted_[p.slave]) continue;
-      fitted_[p.slave] = 1;
-      active_[p.slave]->FitNodes();
+int NodeToFace::SkinCandidates(const std::vector<Pass>& passes) {
+  const int na = static_cast<int>(active_.size());
+  fitted_.assign(na, 0);
+  skin_version_.resize(na);
+  const auto fit = [&](int i) {
+    if (fitted_[i]) return;
+    fitted_[i] = 1;
+    skin_version_[i] = active_[i]->FitSkin(options.skin * active_[i]->mean_face_diameter());
+  };
+  ++skin_stamp_;
+  std::vector<Candidate>& out = candidates_;
+  int count = 0;
+  for (int p = 0; p < static_cast<int>(passes.size()); ++p) {
+    const int m = passes[p].master, s = passes[p].slave;
+    fit(m);
+    fit(s);
+    ContactSurface& M = *active_[m];
+    const ContactSurface& S = *active_[s];
+    const Id slave = S.body()->id();
+    std::vector<ContactSurface::SkinPass>& cache = M.skin_passes();
+    // Passes come grouped by master: before its first, the master's entries that the last
+    // search did not use are dropped (those of this search are added or used after).
+    if (p == 0 || passes[p - 1].master != m)
+      cache.erase(std::remove_if(cache.begin(), cache.end(),
+                                 [&](const ContactSurface::SkinPass& e) {
+                                   return e.stamp < skin_stamp_ - 1;
+                                 }),
+                  cache.end());
+    auto e = std::find_if(cache.begin(), cache.end(),
+                          [&](const ContactSurface::SkinPass& c) { return c.slave == slave; });
+    if (e == cache.end()) e = cache.insert(cache.end(), ContactSurface::SkinPass{slave, 0, 0, 0, {}});
+    e->stamp = skin_stamp_;
+    if (e->master_version == skin_version_[m] && e->slave_version == skin_version_[s] &&
+        e->master_version != 0) {
+      ++stats_.skin_kept;
+    } else {
+      e->master_version = skin_version_[m];
+      e->slave_version = skin_version_[s];
+      // Less the pairs that stay culled while the snapshots hold (written, then counted
+      // by the outcome, as Candidates).
+      std::vector<std::pair<int, int>>& pairs = e->pairs;
+      const std::vector<NormalBounds>& node_range = S.skin_node_normals();
+      const std::vector<NormalBounds>& face_range = M.skin_face_normals();
+      size_t kept = 0;
+      stats_.box_tests += TraversePairs(S.node_bvh(), M.skin_face_bvh(), [&](int k, int f) {
+        if (kept == pairs.size()) pairs.resize(2 * pairs.size() + 64);
+        pairs[kept] = {k, f};
+        kept += !ContactSurface::SkinFacedAway(node_range[k], face_range[f]);
+      });
+      pairs.resize(kept);
     }
+    // The pairs with the node in the face's current box: those of a traversal of the current
+    // trees (the same test on the same boxes), less the nodes facing away (Candidates).
+    const std::vector<geometry::Aabb>& boxes = M.face_boxes();
+    const std::vector<NormalBounds>& bounds = M.face_normal_bounds();
+    const std::vector<Vec3>& normals = S.node_normals();
+    const std::vector<Vec3>& points = S.points();
+    const std::vector<int>& nodes = S.slave_nodes();
+    const size_t need = static_cast<size_t>(count) + e->pairs.size();
+    if (out.size() < need) out.resize(std::max(need, 2 * out.size() + 256));
+    stats_.skin_pairs += static_cast<long>(e->pairs.size());
+    for (const auto& [k, f] : e->pairs) {
+      const geometry::Aabb& b = boxes[f];
+      const Vec3& y = points[nodes[k]];
+      out[count] = {p, k, f};
+      count += (b.lo[0] <= y[0]) & (y[0] <= b.hi[0]) & (b.lo[1] <= y[1]) & (y[1] <= b.hi[1]) &
+               (b.lo[2] <= y[2]) & (y[2] <= b.hi[2]) & !bounds[f].FacedAwayBy(normals[k]);
+    }
+  }
+  return count;
+}
+
+int NodeToFace::Candidates(SearchMethod method, const std::vector<Pass>& passes) {
+  if (method == SearchMethod::kThreeStage && options.skin > 0.0) return SkinCandidates(passes);
+  // The hierarchies of this search's surfaces: the masters' face BVHs, and the slaves' node
+  // BVHs (three-stage) or face BVHs (classic).
+  fitted_.assign(active_.size(), 0);
+  for (const Pass& p : passes) {
+    active_[p.master]->FitFaces();
+    if (fitted_[p.slave]) continue;
+    fitted_[p.slave] = 1;
+    if (method == SearchMethod::kThreeStage) active_[p.slave]->FitNodes();
+    else active_[p.slave]->FitFaces();
   }
   std::vector<Candidate>& out = candidates_;
   int count = 0;

@@ -49,6 +49,12 @@ struct NodeToFaceOptions {
   // runs at q(t+h/2): a node that came through the face within the half step, however fast)
   // and, for an existing contact of the node with the master body, by its previous depth.
   double depth_fraction = 0.2;
+  // Temporal coherence of the three-stage search (ContactSurface::FitSkin), as a fraction of
+  // each surface's mean face diameter: stage 2's node-face pairs of a master-slave pair are
+  // kept from step to step while both surfaces' nodes and face boxes stay within this skin
+  // of their snapshots, and only their nodes in the faces' current boxes go on to stage 3
+  // (the same pairs as a fresh traversal). 0: the hierarchies are traversed every search.
+  double skin = 0.05;
 };
 
 // One slave node in contact with one master face.
@@ -80,6 +86,8 @@ struct NodeToFaceStats {
   int surfaces = 0;            // surfaces of the search
   int refreshed = 0;           // of them refreshed in full (the others only bounded)
   int octree_pairs = 0;        // stage 1 pairs before the refreshed boxes are compared
+  int skin_kept = 0;           // three-stage passes whose stage-2 pairs were kept (skin)
+  long skin_pairs = 0;         // the kept and new pairs checked against the current boxes
 };
 
 // Pairs of bodies and of surfaces that never touch (CONTACT_EXCLUDE_BODIES / _SURFACES).
@@ -184,6 +192,9 @@ class NodeToFace {
   // They are written to candidates_ (never shrunk: a slot is written before the pair's test
   // decides whether the count advances, no branch on it); returns their number.
   int Candidates(SearchMethod method, const std::vector<Pass>& passes);
+  // The three-stage stage 2 with the skin (options.skin > 0): each pass's pairs as of the
+  // snapshots, kept or traversed anew, then those with the node in the face's current box.
+  int SkinCandidates(const std::vector<Pass>& passes);
   // Stage 3 for node k of surface s against face f of surface m; true when in contact.
   // `box_check`: first reject a node outside the face's inflated box (implied by the rest).
   bool LocalTest(int m, int f, int s, int k, double h, bool box_check,
@@ -237,6 +248,8 @@ class NodeToFace {
   std::vector<int> pass_end_;  // bucket ends of the passes by master
   std::vector<Candidate> candidates_;
   std::vector<char> fitted_;            // per active surface: node BVH refitted (three-stage)
+  std::vector<unsigned> skin_version_;  // per active surface: its snapshot (FitSkin)
+  long skin_stamp_ = 0;                 // searches with the skin (ContactSurface::SkinPass)
   std::vector<NodeFaceContact> found_;  // best contact per slave node, pass after pass
   std::vector<int> best_;               // per slave node of the open pass: index in found_
   std::vector<int> order_;              // found_ indices, each pass's in node order

@@ -78,7 +78,9 @@ SETTINGS = {
     "example": dict(step=1e-4, steps=500),  # 0.05 s, as the paper's Table 3
 }
 METHODS = ("THREE_STAGE", "CLASSIC_BVH", "BRUTE_FORCE_BOXED", "BRUTE_FORCE")
-RUN_METHODS = ("THREE_STAGE", "CLASSIC_BVH")  # timed over runs of their own
+# Timed over runs of their own; NO_SKIN: the 3-stage search without its skin (temporal
+# coherence, CONTACT_METHOD's skin = 0): the hierarchies traversed in every step.
+RUN_METHODS = ("THREE_STAGE", "NO_SKIN", "CLASSIC_BVH")
 
 
 def pile(outdir, count, setting, seed=1):
@@ -144,7 +146,9 @@ def timed_run(outdir, count, setting, steps, method, output=True):
         without_output(sol, steps, step)
     d = sol._domain
     core = solfec._solfec
-    core.node_to_face_run_method(d, method)
+    if method == "NO_SKIN":
+        core.node_to_face_skin(d, 0.0)
+    core.node_to_face_run_method(d, "THREE_STAGE" if method == "NO_SKIN" else method)
     gs = solver(setting)
     RUN(sol, gs, step)  # first step: builds the hierarchies
     core.node_to_face_reset_timer(d)
@@ -192,11 +196,14 @@ def measure(count, setting, steps, repeat, brute, runs):
                                      for m in RUN_METHODS},
              "run_same": all(f == finals[0] for f in finals)}
         # Then the final configuration of a 3-stage run, searched in the same process
-        # (process CPU time) with the four ways of finding the node-face pairs. The repeats
+        # (process CPU time) with the four ways of finding the node-face pairs; the 3-stage
+        # search without its skin (a repeat of one configuration would keep every pass's
+        # pairs: the hierarchies' own cost is compared here). The repeats
         # of the methods alternate (3-stage, classic, boxed brute force, then again): a slow
         # period of the shared machine slows every method, not one; each method's time is its
         # best repeat. The exact brute force runs once (it is slow).
         d = sol._domain
+        core.node_to_face_skin(d, 0.0)
         methods = [m for m in METHODS if brute or not m.startswith("BRUTE")]
         results, fastest = {}, {}
         for i in range(repeat):
@@ -239,8 +246,10 @@ def row(r):
                   for m in RUN_METHODS}
     return (f"{r['setting']:>6} {r['cubes']:5d} {r['contact_nodes']:6d} "
             f"{ms['THREE_STAGE']['contacts']:8d} {1e3 * run['THREE_STAGE']:8.2f} "
+            f"{1e3 * run['NO_SKIN']:8.2f} "
             f"{1e3 * run['CLASSIC_BVH']:8.2f} {run['CLASSIC_BVH'] / run['THREE_STAGE']:6.1f} "
             f"{bvh_stages['CLASSIC_BVH'] / bvh_stages['THREE_STAGE']:6.1f} "
+            f"{run['CLASSIC_BVH'] / run['NO_SKIN']:6.1f} "
             f"{ms['THREE_STAGE']['elementary_pairs']:9d} "
             f"{ms['CLASSIC_BVH']['elementary_pairs']:9d} {1e3 * t3:8.2f} "
             f"{col('CLASSIC_BVH', 8)} {col('BRUTE_FORCE', 9)} {col('BRUTE_FORCE_BOXED', 8)} "
@@ -270,14 +279,16 @@ def main():
     print("times: CPU (search: the searching thread's; steps: the process's); run: search "
           "time per step over a run of each method's own (the "
           "paper's Table 3); x 2-3: the same ratio for stages 2-3 only (hierarchies and local "
-          "tests; refresh and octree are shared code); final: one search of the final "
-          "configuration; x: ratio to the 3-stage search; step ms, srch %: the 3-stage run's "
+          "tests; refresh and octree are shared code); no skin, x ns: the 3-stage run "
+          "without its skin (temporal coherence) and the classic's ratio to it; final: one "
+          "search of the final configuration (3-stage without skin); x: ratio to the 3-stage "
+          "search; step ms, srch %: the 3-stage run's "
           "step time and search share with a results frame every step (the default output; "
           "the frames are deflated on a worker thread, whose CPU time the step includes); "
           "no-out: the same without results output (computation only)",
           flush=True)
     print(f"{'set':>6} {'cubes':>5} {'nodes':>6} {'contacts':>8} {'run 3st':>8} "
-          f"{'run cl':>8} {'x':>6} {'x 2-3':>6} {'pairs 3st':>9} {'pairs cl':>9} {'3st ms':>8} "
+          f"{'no skin':>8} {'run cl':>8} {'x':>6} {'x 2-3':>6} {'x ns':>6} {'pairs 3st':>9} {'pairs cl':>9} {'3st ms':>8} "
           f"{'class ms':>8} {'x':>6} {'brute ms':>9} {'x':>6} {'box ms':>8} {'x':>6} "
           f"{'step ms':>8} {'srch %':>7} {'no-out':>8} {'srch %':>7} {'same':>4}", flush=True)
     for setting in a.setting:

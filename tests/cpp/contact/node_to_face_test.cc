@@ -1131,5 +1131,52 @@ TEST(NodeToFace, SearchesOverMovingBodiesFindTheBruteForceContactsWithoutRefresh
   EXPECT_GT(partial, 10);    // and many searches refreshed only some surfaces
 }
 
+// The three-stage search's skin (temporal coherence): over 60 steps of a pile whose cubes
+// mostly creep (a few mm a step, inside the skin) and now and then jump or turn (beyond it),
+// the search with the skin keeps most passes' stage-2 pairs, retakes the snapshots of the
+// cubes that left it, and gives the local test exactly the pairs of a search without the
+// skin (the same count) and the brute-force contacts.
+TEST(NodeToFace, SkinKeepsStageTwoPairsWhileTheyHoldEveryCandidateAndNoLonger) {
+  std::vector<std::unique_ptr<body::Body>> owned = RandomPile(5);
+  const std::vector<body::Body*> bodies = Raw(owned);
+  std::vector<body::FeBody*> cubes;
+  for (body::Body* b : bodies)
+    if (auto* c = dynamic_cast<body::FeBody*>(b)) cubes.push_back(c);
+  NodeToFace skinned, plain, reference;
+  for (NodeToFace* n : {&skinned, &plain, &reference}) {
+    n->method = ContactMethod::kNodeToFace;
+    n->options.margin = 0.02;
+  }
+  skinned.options.skin = 0.05;  // 0.035 for these faces (mean diameter 0.71)
+  plain.options.skin = 0.0;
+  std::mt19937 rng(8);
+  std::uniform_real_distribution<double> u(-1.0, 1.0), pick(0.0, 1.0);
+  const double h = 0.01;
+  long kept = 0, passes = 0;
+  size_t most = 0;
+  for (int step = 0; step < 60; ++step) {
+    const std::string what = "step " + std::to_string(step);
+    const std::vector<NodeFaceContact> brute =
+        reference.SearchWith(SearchMethod::kBruteForce, bodies, h);
+    ExpectSameContacts(skinned.Search(bodies, h), brute, (what + ": skin").c_str());
+    ExpectSameContacts(plain.Search(bodies, h), brute, (what + ": no skin").c_str());
+    EXPECT_EQ(skinned.stats().elementary_pairs, plain.stats().elementary_pairs) << what;
+    kept += skinned.stats().skin_kept;
+    passes += skinned.stats().body_pairs;
+    most = std::max(most, brute.size());
+    for (body::FeBody* c : cubes) {
+      const bool jump = pick(rng) < 0.1;
+      const double a = jump ? 0.05 : 0.002, d = jump ? 0.04 : 0.004;
+      const Mat3 R =
+          Eigen::AngleAxisd(a * u(rng), Vec3(u(rng), u(rng), u(rng)).normalized())
+              .toRotationMatrix();
+      MoveNodes(*c, R, d * Vec3(u(rng), u(rng), u(rng)), 0.001, rng);
+    }
+  }
+  EXPECT_GT(most, 50u);              // a pile in contact throughout
+  EXPECT_GT(kept, passes / 3);       // most passes kept their pairs
+  EXPECT_LT(kept, passes - passes / 10);  // and the jumps had them traversed anew
+}
+
 }  // namespace
 }  // namespace solfec::contact
