@@ -2,6 +2,7 @@
 #include "contact/contact_surface.h"
 
 #include <algorithm>
+#include <atomic>
 #include <cmath>
 #include <limits>
 #include <map>
@@ -498,7 +499,8 @@ bool ContactSurface::SkinHolds() const {
   return holds;
 }
 
-unsigned ContactSurface::FitSkin(double skin) {
+std::uint64_t ContactSurface::FitSkin(double skin) {
+  static std::atomic<std::uint64_t> versions{0};
   if (SkinHolds()) return skin_version_;
   skin_ = skin;
   const int nn = static_cast<int>(nodes_.size());
@@ -527,7 +529,7 @@ unsigned ContactSurface::FitSkin(double skin) {
   if (skin_face_bvh_.empty()) skin_face_bvh_.Build(skin_scratch_);
   else skin_face_bvh_.Refit(skin_scratch_);
   skin_valid_ = true;
-  if (++skin_version_ == 0) ++skin_version_;
+  skin_version_ = ++versions;
   return skin_version_;
 }
 

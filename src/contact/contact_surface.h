@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <array>
 #include <cmath>
+#include <cstdint>
 #include <vector>
 
 #include "base/types.h"
@@ -92,9 +93,10 @@ class ContactSurface {
   // face box within B0 grown by skin; then a node y in a face box B has y0 in B0 grown by
   // skin_m + skin_s (the master's and the slave's skins), so the node-face pairs of the two
   // trees of a master and a slave, as of their snapshots, hold every pair with the node in
-  // the face's current box. Retaken (a new version, never 0) when it does not hold; `skin`
-  // is used only then. Returns the version.
-  unsigned FitSkin(double skin);
+  // the face's current box. Retaken when it does not hold (a new version: unique in the
+  // process, never 0, so a kept list can never pass for another surface's); `skin` is used
+  // only then. Returns the version.
+  std::uint64_t FitSkin(double skin);
   // The face BVH of the snapshot (FitSkin).
   const SurfaceBvh& skin_face_bvh() const { return skin_face_bvh_; }
   // The snapshot also holds only while each slave node's normal direction u = m / |m|_1 (m:
@@ -119,7 +121,7 @@ class ContactSurface {
   // (NodeToFace's cache of stage 2; valid while both versions are current).
   struct SkinPass {
     Id slave = kNoId;
-    unsigned master_version = 0, slave_version = 0;
+    std::uint64_t master_version = 0, slave_version = 0;
     long stamp = 0;  // the last search that used it
     std::vector<std::pair<int, int>> pairs;  // (slave node index, face)
   };
@@ -199,7 +201,7 @@ class ContactSurface {
   // the node tree), skin, version, nodes and face boxes.
   bool skin_valid_ = false;
   double skin_ = 0.0;
-  unsigned skin_version_ = 0;
+  std::uint64_t skin_version_ = 0;
   std::vector<Vec3> skin_points_;
   std::vector<geometry::Aabb> skin_boxes_, skin_scratch_;
   std::vector<NormalBounds> skin_node_normals_, skin_face_normals_;

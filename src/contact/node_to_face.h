@@ -248,7 +248,7 @@ class NodeToFace {
   std::vector<int> pass_end_;  // bucket ends of the passes by master
   std::vector<Candidate> candidates_;
   std::vector<char> fitted_;            // per active surface: node BVH refitted (three-stage)
-  std::vector<unsigned> skin_version_;  // per active surface: its snapshot (FitSkin)
+  std::vector<std::uint64_t> skin_version_;  // per active surface: its snapshot (FitSkin)
   long skin_stamp_ = 0;                 // searches with the skin (ContactSurface::SkinPass)
   std::vector<NodeFaceContact> found_;  // best contact per slave node, pass after pass
   std::vector<int> best_;               // per slave node of the open pass: index in found_

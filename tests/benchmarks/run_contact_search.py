@@ -4,8 +4,8 @@ of 20, 40, ..., 120 FINITE_ELEMENT cubes (3 x 3 x 3 HEX8: 64 nodes, 56 surface (
 nodes, 54 surface quads each) falling onto an OBSTACLE plate with CONTACT_METHOD 'NODE_TO_FACE'.
 
 For every pile and setting: the paper's Table 3 measure first, each method's search time over
-the steps of a run of its own (--steps steps after one warm-up step; the 3-stage and classic
-runs alternate --runs times, each method's least kept; every method finds the same contacts
+the steps of a run of its own (--steps steps after one warm-up step; the 3-stage, 3-stage
+without skin and classic runs alternate --runs times, each method's least kept; every method finds the same contacts
 in the same order, so the runs are identical, which is checked); the 3-stage run also gives
 the process CPU time of its steps and the share spent in the search (refresh of the surfaces
 + octree + BVH + local tests; timed in the CPU time of the searching thread, since the results
@@ -18,7 +18,11 @@ configuration, the same search is timed in the same process (process CPU time, b
 --repeat repeats, the methods taking turns) with four ways of finding the node-face pairs,
 and their contact sets compared:
   3-stage      octree over bodies, slave-node BVH (up to 8 nodes a leaf, refitted in stage 2:
-               the classic does not use it) against master-face BVH, local test (ours);
+               the classic does not use it) against master-face BVH, local test (ours); in
+               the runs also with its skin (temporal coherence: a pass's node-face pairs
+               kept while both surfaces stay within 5% of their face size of their
+               snapshots; `no skin`: without it); the final-configuration search without it
+               (its repeats would keep every pass's pairs);
   classic      the paper's "classic BVH" (section 5.2, Fig. 4 (a)): hierarchies with the faces
                (triangles or quads) as the only primitives, one per surface; the same refresh and
                octree as the 3-stage, then slave-face hierarchy against master-face hierarchy
