@@ -473,20 +473,21 @@ bool ContactSurface::SkinHolds() const {
   if (!skin_valid_ || skin_points_.size() != nodes_.size() ||
       skin_boxes_.size() != faces_.size())
     return false;
-  // Checked against 0.999 skin: the trees' boxes, grown by skin in floating point, then
-  // hold the exact bounds with room for their rounding. Every entry is compared (no branch
-  // each; NaN fails).
-  // The normals within the snapshot's ranges (SkinFacedAway holds for the ranges' ends).
+  // Positions against 0.999 skin: the trees' boxes, grown by skin in floating point, then
+  // hold the exact bounds with room for their rounding. Normals within the snapshot's ranges
+  // (SkinFacedAway holds for the ranges' ends). Every entry is compared (no branch each;
+  // NaN fails).
   const double s = 0.999 * skin_;
   bool holds = true;
   for (size_t k = 0; k < nodes_.size(); ++k) {
     holds &= ((points_[nodes_[k]] - skin_points_[k]).cwiseAbs().array() <= s).all();
-    // m / |m|_1 within [lo, hi] as m within |m|_1 [lo, hi] (no division; SkinFacedAway's
-    // margin covers the rounding either way).
+    // u = m / |m|_1 within [lo, hi] as m within |m|_1 [lo, hi] (no division; SkinFacedAway's
+    // margin covers the rounding); m = 0 (u = 0, never culled) only if the range holds 0.
     const NormalBounds& r = skin_node_normals_[k];
     const Vec3& m = node_normal_[k];
     const double l1 = m.cwiseAbs().sum();
-    holds &= (m.array() >= l1 * r.lo.array()).all() & (m.array() <= l1 * r.hi.array()).all();
+    holds &= (m.array() >= l1 * r.lo.array()).all() & (m.array() <= l1 * r.hi.array()).all() &
+             ((l1 > 0.0) | ((r.lo.array() <= 0.0).all() & (r.hi.array() >= 0.0).all()));
   }
   for (size_t f = 0; f < faces_.size(); ++f) {
     const Aabb& b = face_boxes_[f];

@@ -150,20 +150,24 @@ def test_contact_method_rejects_unknown_method_and_bad_depth(outdir):
         CONTACT_METHOD(sol, "NODE_TO_FACE", depth=2.0)
 
 
-def stacked_blocks_run(outdir, method):
+def stacked_blocks_run(outdir, method, skin=None):
     """Two stacked blocks dropped on the plate for 50 steps with the steps' node-to-face
-    search done by `method`; the final nodes, contacts and the last search's node-face
-    pairs given to the local test."""
+    search done by `method` (and the three-stage search's skin, if given); the final nodes,
+    contacts, the last search's node-face pairs given to the local test and its passes
+    whose stage-2 pairs were kept by the skin."""
     sol, bulk = model(outdir)
     low = fe_block(sol, bulk, 0.002)
     top = fe_block(sol, bulk, 1.004)
     INITIAL_VELOCITY(top, (0.2, -0.1, -0.5), (0, 0, 0))
     solfec._solfec.node_to_face_run_method(sol._domain, method)
+    if skin is not None:
+        solfec._solfec.node_to_face_skin(sol._domain, skin)
     RUN(sol, GAUSS_SEIDEL_SOLVER(1e-10, 1000, meritval=1e-16), 50 * H)
     keys = sorted((c.adjbod[0].id, c.adjbod[1].id, round(c.gap, 12)) for c in
                   contacts(low) + contacts(top))
-    pairs = solfec._solfec.node_to_face_stats(sol._domain)["elementary_pairs"]
-    return np.array(low.conf), np.array(top.conf), keys, pairs
+    stats = solfec._solfec.node_to_face_stats(sol._domain)
+    return (np.array(low.conf), np.array(top.conf), keys, stats["elementary_pairs"],
+            stats["skin_kept"])
 
 
 def test_steps_searched_by_the_classic_bvh_or_brute_force_run_identically(tmp_path):
@@ -174,13 +178,33 @@ def test_steps_searched_by_the_classic_bvh_or_brute_force_run_identically(tmp_pa
     assert len(ref[2]) >= 18  # both blocks in contact
     pairs = ref[3]
     for i, method in enumerate(("CLASSIC_BVH", "BRUTE_FORCE_BOXED")):
-        low, top, keys, p = stacked_blocks_run(str(tmp_path / f"b{i}"), method)
+        low, top, keys, p, _ = stacked_blocks_run(str(tmp_path / f"b{i}"), method)
         assert np.array_equal(low, ref[0]) and np.array_equal(top, ref[1])
         assert keys == ref[2]
         # The steps did use the method: the classic tests each node once per face around
         # it, the brute force every node against every face.
         assert p > pairs
         pairs = p
+
+
+def test_skin_keeps_stage_two_pairs_and_the_run_is_the_same_bit_for_bit(tmp_path):
+    # The three-stage search keeps a pass's node-face pairs while its surfaces stay within
+    # the skin (default 0.05 of the mean face size): the blocks at rest keep them, and the
+    # run is the one searched afresh each step (skin 0), bit for bit, with the same pairs
+    # given to the local test.
+    kept = stacked_blocks_run(str(tmp_path / "a"), "THREE_STAGE")
+    fresh = stacked_blocks_run(str(tmp_path / "b"), "THREE_STAGE", skin=0.0)
+    assert len(kept[2]) >= 18  # both blocks in contact
+    assert np.array_equal(kept[0], fresh[0]) and np.array_equal(kept[1], fresh[1])
+    assert kept[2] == fresh[2] and kept[3] == fresh[3]
+    assert kept[4] >= 2 and fresh[4] == 0  # the last step kept its passes' pairs
+
+
+def test_skin_rejects_negative_and_non_finite_values(outdir):
+    sol, _ = model(outdir)
+    for bad in (-0.1, float("nan"), float("inf")):
+        with pytest.raises(ValueError, match="node_to_face_skin.*'skin'"):
+            solfec._solfec.node_to_face_skin(sol._domain, bad)
 
 
 def test_run_method_rejects_unknown_method(outdir):

@@ -1131,12 +1131,13 @@ TEST(NodeToFace, SearchesOverMovingBodiesFindTheBruteForceContactsWithoutRefresh
   EXPECT_GT(partial, 10);    // and many searches refreshed only some surfaces
 }
 
-// The three-stage search's skin (temporal coherence): over 60 steps of a pile whose cubes
-// mostly creep (a few mm a step, inside the skin) and now and then jump or turn (beyond it),
-// the search with the skin keeps most passes' stage-2 pairs, retakes the snapshots of the
-// cubes that left it, and gives the local test exactly the pairs of a search without the
-// skin (the same count) and the brute-force contacts.
-TEST(NodeToFace, SkinKeepsStageTwoPairsWhileTheyHoldEveryCandidateAndNoLonger) {
+// The three-stage search's skin (temporal coherence) on a pile whose cubes mostly creep and
+// now and then jump or turn: a search with the skin and one without it (`plain`) over
+// `steps` steps; the skin's searches must give the local test exactly the plain search's
+// pairs (the same count) and the brute-force contacts. Returns the passes kept and all.
+std::pair<long, long> SkinScenario(double skin, double creep_angle, double creep_shift,
+                                   double jump_angle, double jump_shift, int steps,
+                                   unsigned seed) {
   std::vector<std::unique_ptr<body::Body>> owned = RandomPile(5);
   const std::vector<body::Body*> bodies = Raw(owned);
   std::vector<body::FeBody*> cubes;
@@ -1147,15 +1148,15 @@ TEST(NodeToFace, SkinKeepsStageTwoPairsWhileTheyHoldEveryCandidateAndNoLonger) {
     n->method = ContactMethod::kNodeToFace;
     n->options.margin = 0.02;
   }
-  skinned.options.skin = 0.05;  // 0.035 for these faces (mean diameter 0.71)
+  skinned.options.skin = skin;
   plain.options.skin = 0.0;
-  std::mt19937 rng(8);
+  std::mt19937 rng(seed);
   std::uniform_real_distribution<double> u(-1.0, 1.0), pick(0.0, 1.0);
   const double h = 0.01;
   long kept = 0, passes = 0;
   size_t most = 0;
-  for (int step = 0; step < 60; ++step) {
-    const std::string what = "step " + std::to_string(step);
+  for (int step = 0; step < steps; ++step) {
+    const std::string what = "skin " + std::to_string(skin) + ", step " + std::to_string(step);
     const std::vector<NodeFaceContact> brute =
         reference.SearchWith(SearchMethod::kBruteForce, bodies, h);
     ExpectSameContacts(skinned.Search(bodies, h), brute, (what + ": skin").c_str());
@@ -1166,16 +1167,31 @@ TEST(NodeToFace, SkinKeepsStageTwoPairsWhileTheyHoldEveryCandidateAndNoLonger) {
     most = std::max(most, brute.size());
     for (body::FeBody* c : cubes) {
       const bool jump = pick(rng) < 0.1;
-      const double a = jump ? 0.05 : 0.002, d = jump ? 0.04 : 0.004;
+      const double a = jump ? jump_angle : creep_angle, d = jump ? jump_shift : creep_shift;
       const Mat3 R =
           Eigen::AngleAxisd(a * u(rng), Vec3(u(rng), u(rng), u(rng)).normalized())
               .toRotationMatrix();
       MoveNodes(*c, R, d * Vec3(u(rng), u(rng), u(rng)), 0.001, rng);
     }
   }
-  EXPECT_GT(most, 50u);              // a pile in contact throughout
-  EXPECT_GT(kept, passes / 3);       // most passes kept their pairs
+  EXPECT_GT(most, 50u) << "skin " << skin;  // a pile in contact throughout
+  return {kept, passes};
+}
+
+// With the default skin (0.035 for these faces, mean diameter 0.71), cubes creeping a few mm
+// a step (inside it) and jumping or turning now and then (beyond it): most passes keep their
+// pairs, the jumps have them traversed anew, and the pairs are those of the plain search
+// (fails with a node check of 2.5 skins). With a large skin (0.43) and turns of up to 0.12
+// rad a step that stay inside it, the snapshots' normal ranges decide: pairs culled by them
+// at a snapshot must come back when the normals turned beyond the ranges (fails without
+// the normal checks of ContactSurface::SkinHolds).
+TEST(NodeToFace, SkinKeepsStageTwoPairsWhileTheyHoldEveryCandidateAndNoLonger) {
+  const auto [kept, passes] = SkinScenario(0.05, 0.002, 0.004, 0.05, 0.04, 60, 8);
+  EXPECT_GT(kept, passes / 3);            // most passes kept their pairs
   EXPECT_LT(kept, passes - passes / 10);  // and the jumps had them traversed anew
+  const auto [turn_kept, turn_passes] = SkinScenario(0.6, 0.03, 0.002, 0.12, 0.004, 40, 9);
+  EXPECT_GT(turn_kept, 0);
+  EXPECT_LT(turn_kept, turn_passes);
 }
 
 }  // namespace
