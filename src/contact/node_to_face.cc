@@ -461,10 +461,13 @@ int NodeToFace::SkinCandidates(const std::vector<Pass>& passes) {
                   cache.end());
     auto e = std::find_if(cache.begin(), cache.end(),
                           [&](const ContactSurface::SkinPass& c) { return c.slave == slave; });
-    if (e == cache.end()) e = cache.insert(cache.end(), ContactSurface::SkinPass{slave, 0, 0, 0, {}});
+    if (e == cache.end()) {
+      cache.push_back(ContactSurface::SkinPass{slave, 0, 0, 0, {}});
+      e = std::prev(cache.end());
+    }
     e->stamp = skin_stamp_;
-    if (e->master_version == skin_version_[m] && e->slave_version == skin_version_[s] &&
-        e->master_version != 0) {
+    // (A new entry has versions 0, which no snapshot has.)
+    if (e->master_version == skin_version_[m] && e->slave_version == skin_version_[s]) {
       ++stats_.skin_kept;
     } else {
       e->master_version = skin_version_[m];
@@ -493,11 +496,8 @@ int NodeToFace::SkinCandidates(const std::vector<Pass>& passes) {
     if (out.size() < need) out.resize(std::max(need, 2 * out.size() + 256));
     stats_.skin_pairs += static_cast<long>(e->pairs.size());
     for (const auto& [k, f] : e->pairs) {
-      const geometry::Aabb& b = boxes[f];
-      const Vec3& y = points[nodes[k]];
       out[count] = {p, k, f};
-      count += (b.lo[0] <= y[0]) & (y[0] <= b.hi[0]) & (b.lo[1] <= y[1]) & (y[1] <= b.hi[1]) &
-               (b.lo[2] <= y[2]) & (y[2] <= b.hi[2]) & !bounds[f].FacedAwayBy(normals[k]);
+      count += PointInBox(points[nodes[k]], boxes[f]) & !bounds[f].FacedAwayBy(normals[k]);
     }
   }
   return count;

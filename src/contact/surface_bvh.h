@@ -73,6 +73,12 @@ inline bool BoxesOverlap(const geometry::Aabb& a, const geometry::Aabb& b) {
          (b.lo[1] <= a.hi[1]) & (a.lo[2] <= b.hi[2]) & (b.lo[2] <= a.hi[2]);
 }
 
+// Whether point y lies in box b (closed; as BoxesOverlap of b and the box {y, y}, no branch).
+inline bool PointInBox(const Vec3& y, const geometry::Aabb& b) {
+  return (b.lo[0] <= y[0]) & (y[0] <= b.hi[0]) & (b.lo[1] <= y[1]) & (y[1] <= b.hi[1]) &
+         (b.lo[2] <= y[2]) & (y[2] <= b.hi[2]);
+}
+
 namespace detail {
 
 // The entries of a leaf: its primitives and their boxes (a hierarchy with one primitive per

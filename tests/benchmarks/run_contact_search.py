@@ -5,8 +5,9 @@ nodes, 54 surface quads each) falling onto an OBSTACLE plate with CONTACT_METHOD
 
 For every pile and setting: the paper's Table 3 measure first, each method's search time over
 the steps of a run of its own (--steps steps after one warm-up step; the 3-stage, 3-stage
-without skin and classic runs alternate --runs times, each method's least kept; every method finds the same contacts
-in the same order, so the runs are identical, which is checked); the 3-stage run also gives
+without skin and classic runs alternate --runs times, each method's least kept; every
+method finds the same contacts in the same order, so the runs are identical, which is
+checked); the 3-stage run also gives
 the process CPU time of its steps and the share spent in the search (refresh of the surfaces
 + octree + BVH + local tests; timed in the CPU time of the searching thread, since the results
 writer deflates the previous frame on a worker thread meanwhile, which the process time of
@@ -292,7 +293,8 @@ def main():
           "no-out: the same without results output (computation only)",
           flush=True)
     print(f"{'set':>6} {'cubes':>5} {'nodes':>6} {'contacts':>8} {'run 3st':>8} "
-          f"{'no skin':>8} {'run cl':>8} {'x':>6} {'x 2-3':>6} {'x ns':>6} {'pairs 3st':>9} {'pairs cl':>9} {'3st ms':>8} "
+          f"{'no skin':>8} {'run cl':>8} {'x':>6} {'x 2-3':>6} {'x ns':>6} {'pairs 3st':>9} "
+          f"{'pairs cl':>9} {'3st ms':>8} "
           f"{'class ms':>8} {'x':>6} {'brute ms':>9} {'x':>6} {'box ms':>8} {'x':>6} "
           f"{'step ms':>8} {'srch %':>7} {'no-out':>8} {'srch %':>7} {'same':>4}", flush=True)
     for setting in a.setting:
