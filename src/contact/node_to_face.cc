@@ -477,13 +477,13 @@ int NodeToFace::SkinCandidates(const std::vector<Pass>& passes) {
       std::vector<std::pair<int, int>>& pairs = e->pairs;
       const std::vector<NormalBounds>& node_range = S.skin_node_normals();
       const std::vector<NormalBounds>& face_range = M.skin_face_normals();
-      size_t kept = 0;
+      size_t listed = 0;
       stats_.box_tests += TraversePairs(S.node_bvh(), M.skin_face_bvh(), [&](int k, int f) {
-        if (kept == pairs.size()) pairs.resize(2 * pairs.size() + 64);
-        pairs[kept] = {k, f};
-        kept += !ContactSurface::SkinFacedAway(node_range[k], face_range[f]);
+        if (listed == pairs.size()) pairs.resize(2 * pairs.size() + 64);
+        pairs[listed] = {k, f};
+        listed += !ContactSurface::SkinFacedAway(node_range[k], face_range[f]);
       });
-      pairs.resize(kept);
+      pairs.resize(listed);
     }
     // The pairs with the node in the face's current box: those of a traversal of the current
     // trees (the same test on the same boxes), less the nodes facing away (Candidates).

@@ -52,7 +52,8 @@ struct NodeToFaceOptions {
   // Temporal coherence of the three-stage search (ContactSurface::FitSkin), as a fraction of
   // each surface's mean face diameter: stage 2's node-face pairs of a master-slave pair are
   // kept from step to step while both surfaces' nodes and face boxes stay within this skin
-  // of their snapshots, and only their nodes in the faces' current boxes go on to stage 3
+  // of their snapshots (and their normals within ContactSurface::kSkinTurn of theirs), and
+  // only their nodes in the faces' current boxes go on to stage 3
   // (the same pairs as a fresh traversal). 0: the hierarchies are traversed every search.
   double skin = 0.05;
 };
@@ -247,7 +248,7 @@ class NodeToFace {
   std::vector<Pass> passes_, pass_scratch_;
   std::vector<int> pass_end_;  // bucket ends of the passes by master
   std::vector<Candidate> candidates_;
-  std::vector<char> fitted_;            // per active surface: node BVH refitted (three-stage)
+  std::vector<char> fitted_;            // per active surface: its trees fitted this search
   std::vector<std::uint64_t> skin_version_;  // per active surface: its snapshot (FitSkin)
   long skin_stamp_ = 0;                 // searches with the skin (ContactSurface::SkinPass)
   std::vector<NodeFaceContact> found_;  // best contact per slave node, pass after pass
