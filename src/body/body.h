@@ -16,6 +16,7 @@
 namespace solfec::body {
 
 enum class BodyKind { kRigid, kPseudoRigid, kFiniteElement, kObstacle };
+class FeBody;
 const char* KindName(BodyKind k);  // "RIGID", ...
 
 // Time integration schemes of manual table 4.6.
@@ -68,6 +69,9 @@ class Body {
   Id id() const { return id_; }
   void set_id(Id id) { id_ = id; }
   BodyKind kind() const { return kind_; }
+  // This body as an FeBody (and its reduced forms), else nullptr: one virtual call where a
+  // dynamic_cast compares type names (node-to-face contact asks it of every body each step).
+  virtual const FeBody* AsFeBody() const { return nullptr; }
   const std::string& label() const { return label_; }
   const material::BulkMaterial& material() const { return material_; }
 

@@ -23,7 +23,7 @@ constexpr int kNodeLeafSize = 8;
 
 const body::FeBody* AsMeshFe(const Body& b) {
   if (b.kind() != BodyKind::kFiniteElement) return nullptr;
-  const auto* fe = dynamic_cast<const body::FeBody*>(&b);
+  const body::FeBody* fe = b.AsFeBody();
   return fe && !fe->embedded() ? fe : nullptr;
 }
 
@@ -473,14 +473,15 @@ bool ContactSurface::SkinHolds() const {
   if (!skin_valid_ || skin_points_.size() != nodes_.size() ||
       skin_boxes_.size() != faces_.size())
     return false;
-  // Positions against 0.999 skin: the trees' boxes, grown by skin in floating point, then
-  // hold the exact bounds with room for their rounding. Normals within the snapshot's ranges
-  // (SkinFacedAway holds for the ranges' ends). Every entry is compared (no branch each;
-  // NaN fails).
+  // Positions relative to the centroid against 0.999 skin: the trees' boxes, grown by skin
+  // in floating point, then hold the exact bounds with room for their rounding (and for
+  // that of the differences). Normals within the snapshot's ranges (SkinFacedAway holds for
+  // the ranges' ends). Every entry is compared (no branch each; NaN fails).
   const double s = 0.999 * skin_;
+  const Vec3& c = centroid_;
   bool holds = true;
   for (size_t k = 0; k < nodes_.size(); ++k) {
-    holds &= ((points_[nodes_[k]] - skin_points_[k]).cwiseAbs().array() <= s).all();
+    holds &= ((points_[nodes_[k]] - c - skin_points_[k]).cwiseAbs().array() <= s).all();
     // u = m / |m|_1 within [lo, hi] as m within |m|_1 [lo, hi] (no division; SkinFacedAway's
     // margin covers the rounding); m = 0 (u = 0, never culled) only if the range holds 0.
     const NormalBounds& r = skin_node_normals_[k];
@@ -492,7 +493,8 @@ bool ContactSurface::SkinHolds() const {
   for (size_t f = 0; f < faces_.size(); ++f) {
     const Aabb& b = face_boxes_[f];
     const Aabb& o = skin_boxes_[f];
-    holds &= (b.lo.array() >= o.lo.array() - s).all() & (b.hi.array() <= o.hi.array() + s).all();
+    holds &= ((b.lo - c).array() >= o.lo.array() - s).all() &
+             ((b.hi - c).array() <= o.hi.array() + s).all();
     const NormalBounds& n = face_normals_[f];
     const NormalBounds& r = skin_face_normals_[f];
     holds &= (n.lo.array() >= r.lo.array()).all() & (n.hi.array() <= r.hi.array()).all();
@@ -506,8 +508,11 @@ std::uint64_t ContactSurface::FitSkin(double skin) {
   skin_ = skin;
   const int nn = static_cast<int>(nodes_.size());
   skin_points_.resize(nn);
-  for (int k = 0; k < nn; ++k) skin_points_[k] = points_[nodes_[k]];
-  skin_boxes_ = face_boxes_;
+  const Vec3& c = centroid_;
+  for (int k = 0; k < nn; ++k) skin_points_[k] = points_[nodes_[k]] - c;
+  skin_boxes_.resize(face_boxes_.size());
+  for (size_t f = 0; f < face_boxes_.size(); ++f)
+    skin_boxes_[f] = {face_boxes_[f].lo - c, face_boxes_[f].hi - c};
   const Vec3 turn = Vec3::Constant(kSkinTurn);
   skin_node_normals_.resize(nn);
   for (int k = 0; k < nn; ++k) {

@@ -87,16 +87,24 @@ class ContactSurface {
   // three-stage search uses it).
   void FitNodes();
   // Temporal coherence of the three-stage search (a Verlet skin; after RefreshFaces): a
-  // snapshot of the slave nodes y0 and of the face boxes B0, with the slave-node BVH over
-  // the boxes y0 + [-skin, skin]^3 and skin_face_bvh() over the boxes B0 grown by skin. The
-  // snapshot holds while every node is within `skin` of y0 in each coordinate and every
-  // face box within B0 grown by skin; then a node y in a face box B has y0 in B0 grown by
-  // skin_m + skin_s (the master's and the slave's skins), so the node-face pairs of the two
-  // trees of a master and a slave, as of their snapshots, hold every pair with the node in
-  // the face's current box. Retaken when it does not hold (a new version: unique in the
+  // snapshot of the slave nodes and of the face boxes relative to the centroid c0 of the
+  // points then, y0 = y - c0 and B0 = B - c0, with the slave-node BVH over the boxes
+  // y0 + [-skin, skin]^3 and skin_face_bvh() over the boxes B0 grown by skin. The snapshot
+  // holds while every node y is within `skin` of c + y0 in each coordinate and every face
+  // box B within c + B0 grown by skin, c the current centroid (a surface that translates
+  // keeps it); then a node y of a slave in a face box B of a master has
+  // y0 + (c_slave - c_master) in B0 grown by skin_m + skin_s (the master's and the slave's
+  // skins), so the node-face pairs of the two trees, the node tree shifted by
+  // d = c_slave - c_master and grown by r, hold every pair with the node in the face's
+  // current box while c_slave - c_master stays within r of d (NodeToFace keeps each pass's
+  // pairs with its d and r). Retaken when it does not hold (a new version: unique in the
   // process, never 0, so a kept list can never pass for another surface's); `skin` is used
   // only then. Returns the version.
   std::uint64_t FitSkin(double skin);
+  // The skin of the snapshot (FitSkin's argument then) and the centroid of the points (as of
+  // the last RefreshPoints: current after it).
+  double skin() const { return skin_; }
+  const Vec3& centroid() const { return centroid_; }
   // The face BVH of the snapshot (FitSkin).
   const SurfaceBvh& skin_face_bvh() const { return skin_face_bvh_; }
   // The snapshot also holds only while each slave node's normal direction u = m / |m|_1 (m:
@@ -118,12 +126,18 @@ class ContactSurface {
     return least > 1e-8;
   }
   // Node-face pairs, as of the snapshots, of one slave against this surface as the master
-  // (NodeToFace's cache of stage 2; valid while both versions are current).
+  // (NodeToFace's cache of stage 2; valid while both versions are current): the range
+  // [begin, begin + count) of the owning NodeToFace's list of the search `stamp`.
   struct SkinPass {
     Id slave = kNoId;
     std::uint64_t master_version = 0, slave_version = 0;
     long stamp = 0;  // the last search that used it
-    std::vector<std::pair<int, int>> pairs;  // (slave node index, face)
+    std::size_t begin = 0;
+    int count = 0;
+    // The shift d of the slave's node tree and its growth r at the traversal: the pairs
+    // hold while c_slave - c_master stays within r of d (FitSkin).
+    Vec3 shift = Vec3::Zero();
+    double reach = 0.0;
   };
   std::vector<SkinPass>& skin_passes() { return skin_passes_; }
   // Bounds lo_i <= n_i <= hi_i (i = x, y, z) of the unit normal of the face x[0..n) over its
@@ -198,7 +212,7 @@ class ContactSurface {
   bool faces_refreshed_ = false;   // RefreshFaces since Build
   bool face_tree_fitted_ = false;  // FitFaces since RefreshFaces
   // FitSkin's snapshot: valid (false after Build and FitNodes, which change the numbering or
-  // the node tree), skin, version, nodes and face boxes.
+  // the node tree), skin, version, nodes and face boxes (relative to the centroid then).
   bool skin_valid_ = false;
   double skin_ = 0.0;
   std::uint64_t skin_version_ = 0;

@@ -393,8 +393,8 @@ void NodeToFace::ClosePass(const Pass& pass, int begin) {
   }
   std::sort(order_.begin() + begin, order_.end(),
             [this](int a, int b) { return found_[a].node < found_[b].node; });
-  segments_.push_back(
-      {active_[pass.master]->body()->id(), active_[pass.slave]->body()->id(), begin, end});
+  segments_.push_back({active_[pass.master]->body()->id(), active_[pass.slave]->body()->id(),
+                       begin, end, pass.master});
 }
 
 std::vector<NodeFaceContact> NodeToFace::Finish(const Filters& filters) {
@@ -405,7 +405,7 @@ std::vector<NodeFaceContact> NodeToFace::Finish(const Filters& filters) {
   std::vector<NodeFaceContact> out;
   out.reserve(found_.size());
   for (const Segment& seg : segments_) {
-    const ContactSurface& M = surfaces_.at(seg.master);  // the master of every entry
+    const ContactSurface& M = *active_[seg.surface];  // the master of every entry
     for (int i = seg.begin; i < seg.end; ++i) {
       NodeFaceContact& c = found_[order_[i]];
       if (filters.surfaces &&
@@ -431,6 +431,12 @@ std::vector<NodeFaceContact> NodeToFace::Finish(const Filters& filters) {
   return out;
 }
 
+namespace {
+// The reach of a pass's kept pairs, as a fraction of the sum of its surfaces' skins: how far
+// the two surfaces' centroids may move relative to each other before it is traversed anew.
+constexpr double kSkinReach = 0.5;
+}  // namespace
+
 int NodeToFace::SkinCandidates(const std::vector<Pass>& passes) {
   const int na = static_cast<int>(active_.size());
   fitted_.assign(na, 0);
@@ -441,6 +447,9 @@ int NodeToFace::SkinCandidates(const std::vector<Pass>& passes) {
     skin_version_[i] = active_[i]->FitSkin(options.skin * active_[i]->mean_face_diameter());
   };
   ++skin_stamp_;
+  const std::vector<std::pair<int, int>>& last = skin_lists_;
+  std::vector<std::pair<int, int>>& lists = skin_lists_next_;
+  lists.clear();
   std::vector<Candidate>& out = candidates_;
   int count = 0;
   for (int p = 0; p < static_cast<int>(passes.size()); ++p) {
@@ -452,7 +461,8 @@ int NodeToFace::SkinCandidates(const std::vector<Pass>& passes) {
     const Id slave = S.body()->id();
     std::vector<ContactSurface::SkinPass>& cache = M.skin_passes();
     // Passes come grouped by master: before its first, the master's entries that the last
-    // search did not use are dropped (those of this search are added or used after).
+    // search did not use are dropped (their ranges are gone; those of this search are added
+    // or used after).
     if (p == 0 || passes[p - 1].master != m)
       cache.erase(std::remove_if(cache.begin(), cache.end(),
                                  [&](const ContactSurface::SkinPass& e) {
@@ -462,29 +472,38 @@ int NodeToFace::SkinCandidates(const std::vector<Pass>& passes) {
     auto e = std::find_if(cache.begin(), cache.end(),
                           [&](const ContactSurface::SkinPass& c) { return c.slave == slave; });
     if (e == cache.end()) {
-      cache.push_back(ContactSurface::SkinPass{slave, 0, 0, 0, {}});
+      cache.push_back(ContactSurface::SkinPass{slave, 0, 0, 0, 0, 0, Vec3::Zero(), 0.0});
       e = std::prev(cache.end());
     }
-    e->stamp = skin_stamp_;
-    // (A new entry has versions 0, which no snapshot has.)
-    if (e->master_version == skin_version_[m] && e->slave_version == skin_version_[s]) {
+    // (A new entry has versions 0, which no snapshot has.) The pairs hold while the
+    // centroids' difference stays within the reach of the traversal's (0.999: room for the
+    // rounding, as in SkinHolds).
+    const Vec3 shift = S.centroid() - M.centroid();
+    const bool kept = e->master_version == skin_version_[m] &&
+                      e->slave_version == skin_version_[s] &&
+                      ((shift - e->shift).cwiseAbs().array() <= 0.999 * e->reach).all();
+    const std::size_t begin = lists.size();
+    if (kept) {
       ++stats_.skin_kept;
+      lists.insert(lists.end(), last.begin() + static_cast<std::ptrdiff_t>(e->begin),
+                   last.begin() + static_cast<std::ptrdiff_t>(e->begin + e->count));
     } else {
       e->master_version = skin_version_[m];
       e->slave_version = skin_version_[s];
-      // Less the pairs that stay culled while the snapshots hold (written, then counted
-      // by the outcome, as Candidates).
-      std::vector<std::pair<int, int>>& pairs = e->pairs;
+      e->shift = shift;
+      e->reach = kSkinReach * (M.skin() + S.skin());
+      // Less the pairs that stay culled while the snapshots hold.
       const std::vector<NormalBounds>& node_range = S.skin_node_normals();
       const std::vector<NormalBounds>& face_range = M.skin_face_normals();
-      size_t listed = 0;
-      stats_.box_tests += TraversePairs(S.node_bvh(), M.skin_face_bvh(), [&](int k, int f) {
-        if (listed == pairs.size()) pairs.resize(2 * pairs.size() + 64);
-        pairs[listed] = {k, f};
-        listed += !ContactSurface::SkinFacedAway(node_range[k], face_range[f]);
-      });
-      pairs.resize(listed);
+      stats_.box_tests += TraversePairs(
+          S.node_bvh(), M.skin_face_bvh(), TreeShift{e->shift, e->reach}, [&](int k, int f) {
+            if (!ContactSurface::SkinFacedAway(node_range[k], face_range[f]))
+              lists.emplace_back(k, f);
+          });
     }
+    e->stamp = skin_stamp_;
+    e->begin = begin;
+    e->count = static_cast<int>(lists.size() - begin);
     // The pairs with the node in the face's current box: those of a traversal of the current
     // trees (the same test on the same boxes), less the nodes facing away (Candidates).
     const std::vector<geometry::Aabb>& boxes = M.face_boxes();
@@ -492,14 +511,16 @@ int NodeToFace::SkinCandidates(const std::vector<Pass>& passes) {
     const std::vector<Vec3>& normals = S.node_normals();
     const std::vector<Vec3>& points = S.points();
     const std::vector<int>& nodes = S.slave_nodes();
-    const size_t need = static_cast<size_t>(count) + e->pairs.size();
+    const size_t need = static_cast<size_t>(count) + static_cast<size_t>(e->count);
     if (out.size() < need) out.resize(std::max(need, 2 * out.size() + 256));
-    stats_.skin_pairs += static_cast<long>(e->pairs.size());
-    for (const auto& [k, f] : e->pairs) {
+    stats_.skin_pairs += e->count;
+    for (std::size_t i = begin; i < lists.size(); ++i) {
+      const auto [k, f] = lists[i];
       out[count] = {p, k, f};
       count += PointInBox(points[nodes[k]], boxes[f]) & !bounds[f].FacedAwayBy(normals[k]);
     }
   }
+  skin_lists_.swap(skin_lists_next_);
   return count;
 }
 

@@ -251,12 +251,18 @@ class NodeToFace {
   std::vector<char> fitted_;            // per active surface: its trees fitted this search
   std::vector<std::uint64_t> skin_version_;  // per active surface: its snapshot (FitSkin)
   long skin_stamp_ = 0;                 // searches with the skin (ContactSurface::SkinPass)
+  // The kept pairs (slave node index, face) of the last search with the skin, pass after
+  // pass (the SkinPass ranges), and those of the current one: a kept pass's pairs are read
+  // from one and written to the other, in the same order from step to step (one stream,
+  // not a list a pass in the heap, whose first line missed the cache).
+  std::vector<std::pair<int, int>> skin_lists_, skin_lists_next_;
   std::vector<NodeFaceContact> found_;  // best contact per slave node, pass after pass
   std::vector<int> best_;               // per slave node of the open pass: index in found_
   std::vector<int> order_;              // found_ indices, each pass's in node order
   struct Segment {                      // the entries of one pass in order_
     Id master, slave;
     int begin, end;
+    int surface;  // the master's active index
   };
   std::vector<Segment> segments_;
   NodeToFaceStats stats_;

@@ -79,7 +79,28 @@ inline bool PointInBox(const Vec3& y, const geometry::Aabb& b) {
          (b.lo[2] <= y[2]) & (y[2] <= b.hi[2]);
 }
 
+// A traversal of hierarchy a against b with a's boxes moved by d and grown by r on every
+// side (TraversePairs with a shift): boxes are compared as a.lo + d - r <= b.hi and
+// b.lo <= a.hi + d + r, i.e. either box taken into the other's frame.
+struct TreeShift {
+  Vec3 d = Vec3::Zero();
+  double r = 0.0;
+};
+
 namespace detail {
+
+// Boxes of a in b's frame and of b in a's frame: unchanged without a shift (no work), or
+// moved and grown (TreeShift).
+struct NoShift {
+  const geometry::Aabb& ToA(const geometry::Aabb& b) const { return b; }
+  const geometry::Aabb& ToB(const geometry::Aabb& a) const { return a; }
+};
+struct Shifted {
+  Vec3 d, r;  // r: the growth in each axis
+  explicit Shifted(const TreeShift& s) : d(s.d), r(Vec3::Constant(s.r)) {}
+  geometry::Aabb ToA(const geometry::Aabb& b) const { return {b.lo - d - r, b.hi - d + r}; }
+  geometry::Aabb ToB(const geometry::Aabb& a) const { return {a.lo + d - r, a.hi + d + r}; }
+};
 
 // The entries of a leaf: its primitives and their boxes (a hierarchy with one primitive per
 // leaf: the leaf itself, whose box is the primitive's).
@@ -96,15 +117,16 @@ inline LeafEntries EntriesOf(const SurfaceBvh& t, const SurfaceBvh::Node& n) {
 // The leaf-leaf step: every entry of A against every entry of B, branch-free (a leaf's hits
 // are collected before they are visited); one entry each: the leaf boxes already overlap.
 // Returns the box tests made.
-template <class Visit>
-inline long VisitLeaves(const LeafEntries& ea, const LeafEntries& eb, Visit& visit) {
+template <class Visit, class Shift>
+inline long VisitLeaves(const LeafEntries& ea, const LeafEntries& eb, Visit& visit,
+                        const Shift& shift) {
   if (ea.count == 1 && eb.count == 1) {
     visit(ea.primitives[0], eb.primitives[0]);
     return 0;
   }
   int hit[SurfaceBvh::kMaxLeafSize];
   for (int f = 0; f < eb.count; ++f) {
-    const geometry::Aabb& box = eb.boxes[f];
+    const auto& box = shift.ToA(eb.boxes[f]);
     int hits = 0;
     for (int e = 0; e < ea.count; ++e) {
       hit[hits] = e;
@@ -136,12 +158,12 @@ inline long Expand(const SurfaceBvh::Node* n, int c, const geometry::Aabb& q, Pu
 
 // TraversePairs. The stack is written whether or not a child pair overlaps and its top
 // advanced by the outcome (no branch per test: the outcomes are hard to predict).
-template <class Visit>
-long TraverseTrees(const SurfaceBvh& a, const SurfaceBvh& b, Visit& visit) {
+template <class Visit, class Shift>
+long TraverseTrees(const SurfaceBvh& a, const SurfaceBvh& b, Visit& visit, const Shift& shift) {
   const SurfaceBvh::Node* na = a.nodes().data();
   const SurfaceBvh::Node* nb = b.nodes().data();
   long tests = 1;
-  if (!BoxesOverlap(na[0].box, nb[0].box)) return tests;
+  if (!BoxesOverlap(shift.ToB(na[0].box), nb[0].box)) return tests;
   // A pop replaces a pair by k <= 2^kDescentLevels = 8 pairs log2(k) or more levels down one
   // tree: at most 7/3 (depth(a) + depth(b)) + 1 <= 146 pairs (depth <= 31 each), and one
   // written beyond the top.
@@ -159,15 +181,17 @@ long TraverseTrees(const SurfaceBvh& a, const SurfaceBvh& b, Visit& visit) {
     const SurfaceBvh::Node& B = nb[j];
     const bool leaf_a = A.count > 0, leaf_b = B.count > 0;
     if (leaf_a && leaf_b) {
-      tests += VisitLeaves(EntriesOf(a, A), EntriesOf(b, B), visit);
+      tests += VisitLeaves(EntriesOf(a, A), EntriesOf(b, B), visit, shift);
     } else if (!leaf_a && (leaf_b || A.extent >= B.extent)) {
       const auto with_b = [&](int c, bool overlap) { push(c, j, overlap); };
-      tests += Expand<kDescentLevels - 1>(na, A.right, B.box, with_b);
-      tests += Expand<kDescentLevels - 1>(na, i + 1, B.box, with_b);
+      const auto& q = shift.ToA(B.box);
+      tests += Expand<kDescentLevels - 1>(na, A.right, q, with_b);
+      tests += Expand<kDescentLevels - 1>(na, i + 1, q, with_b);
     } else {
       const auto with_a = [&](int c, bool overlap) { push(i, c, overlap); };
-      tests += Expand<kDescentLevels - 1>(nb, B.right, A.box, with_a);
-      tests += Expand<kDescentLevels - 1>(nb, j + 1, A.box, with_a);
+      const auto& q = shift.ToB(A.box);
+      tests += Expand<kDescentLevels - 1>(nb, B.right, q, with_a);
+      tests += Expand<kDescentLevels - 1>(nb, j + 1, q, with_a);
     }
   }
   return tests;
@@ -187,7 +211,15 @@ long TraverseTrees(const SurfaceBvh& a, const SurfaceBvh& b, Visit& visit) {
 template <class Visit>
 long TraversePairs(const SurfaceBvh& a, const SurfaceBvh& b, Visit&& visit) {
   if (a.empty() || b.empty()) return 0;
-  return detail::TraverseTrees(a, b, visit);
+  return detail::TraverseTrees(a, b, visit, detail::NoShift());
+}
+// The same with a's boxes moved by shift.d and grown by shift.r (the pairs whose boxes
+// overlap so: the skin's kept pairs, NodeToFace).
+template <class Visit>
+long TraversePairs(const SurfaceBvh& a, const SurfaceBvh& b, const TreeShift& shift,
+                   Visit&& visit) {
+  if (a.empty() || b.empty()) return 0;
+  return detail::TraverseTrees(a, b, visit, detail::Shifted(shift));
 }
 
 }  // namespace solfec::contact
