@@ -308,18 +308,18 @@ void NodeToFace::Passes(const std::vector<std::pair<int, int>>& pairs, const Fil
 }
 
 bool NodeToFace::LocalTest(int m, int f, int s, int k, double h, bool box_check,
-                           NodeFaceContact& out) const {
+                           FaceProjection& p) const {
   const ContactSurface& M = *active_[m];
   const ContactSurface& S = *active_[s];
   const Vec3& y = S.points()[S.slave_nodes()[k]];
   if (box_check && !M.face_boxes()[f].Contains(y)) return false;
   Vec3 x[4];
   const int n = M.face_vertices(f, x);
-  return Accept(m, f, s, k, h, ProjectOnFace(x, n, y), out);
+  p = ProjectOnFace(x, n, y);
+  return Accept(m, f, s, k, h, p);
 }
 
-bool NodeToFace::Accept(int m, int f, int s, int k, double h, const FaceProjection& p,
-                        NodeFaceContact& out) const {
+bool NodeToFace::Accept(int m, int f, int s, int k, double h, const FaceProjection& p) const {
   const ContactSurface& M = *active_[m];
   const ContactSurface& S = *active_[s];
   const int node = S.slave_nodes()[k];
@@ -359,58 +359,64 @@ bool NodeToFace::Accept(int m, int f, int s, int k, double h, const FaceProjecti
       limit = std::max(limit, previous + margin_[s]);
     if (p.gap > limit) return false;
   }
-  out.master = const_cast<Body*>(M.body());
-  out.slave = const_cast<Body*>(S.body());
-  out.node = node;
-  out.slave_index = k;
-  out.face = f;
-  out.projection = p;
-  out.area = S.node_areas()[k];
-  out.surf_master = M.faces()[f].surfid;
-  out.surf_slave = S.node_surfids()[k];
   return true;
 }
 
-void NodeToFace::Keep(const NodeFaceContact& c) {
-  int& b = best_[c.slave_index];
+void NodeToFace::Keep(int k, int f, const FaceProjection& p) {
+  int& b = best_[k];
   if (b < 0) {
     b = static_cast<int>(found_.size());
-    found_.push_back(c);
+    found_.push_back({k, f, p});
     return;
   }
-  NodeFaceContact& o = found_[b];
-  const double g = std::abs(c.projection.gap), go = std::abs(o.projection.gap);
-  if (g < go || (g == go && c.face < o.face)) o = c;
+  Found& o = found_[b];
+  const double g = std::abs(p.gap), go = std::abs(o.projection.gap);
+  if (g < go || (g == go && f < o.face)) o = {k, f, p};
 }
 
 void NodeToFace::ClosePass(const Pass& pass, int begin) {
   const int end = static_cast<int>(found_.size());
   if (end == begin) return;
-  // The pass's entries in node order: their indices are sorted, not the entries (large).
+  // The pass's entries in (mesh) node order: their indices are sorted, not the entries.
   for (int i = begin; i < end; ++i) {
     best_[found_[i].slave_index] = -1;
     order_.push_back(i);
   }
-  std::sort(order_.begin() + begin, order_.end(),
-            [this](int a, int b) { return found_[a].node < found_[b].node; });
+  const std::vector<int>& nodes = active_[pass.slave]->slave_nodes();
+  std::sort(order_.begin() + begin, order_.end(), [&](int a, int b) {
+    return nodes[found_[a].slave_index] < nodes[found_[b].slave_index];
+  });
   segments_.push_back({active_[pass.master]->body()->id(), active_[pass.slave]->body()->id(),
-                       begin, end, pass.master});
+                       begin, end, pass});
 }
 
-std::vector<NodeFaceContact> NodeToFace::Finish(const Filters& filters) {
+void NodeToFace::Finish(const Filters& filters) {
   // Each ordered (master, slave) pair is one pass: ordering the passes orders the contacts.
   std::sort(segments_.begin(), segments_.end(), [](const Segment& a, const Segment& b) {
     return std::tie(a.master, a.slave) < std::tie(b.master, b.slave);
   });
-  std::vector<NodeFaceContact> out;
-  out.reserve(found_.size());
+  std::vector<NodeFaceContact>& out = results_;
+  out.clear();
+  NodeFaceContact c;
   for (const Segment& seg : segments_) {
-    const ContactSurface& M = *active_[seg.surface];  // the master of every entry
+    const ContactSurface& M = *active_[seg.pass.master];  // of every entry
+    const ContactSurface& S = *active_[seg.pass.slave];
+    c.master = const_cast<Body*>(M.body());
+    c.slave = const_cast<Body*>(S.body());
     for (int i = seg.begin; i < seg.end; ++i) {
-      NodeFaceContact& c = found_[order_[i]];
+      const Found& e = found_[order_[i]];
+      const int k = e.slave_index;
+      c.surf_master = M.faces()[e.face].surfid;
+      c.surf_slave = S.node_surfids()[k];
       if (filters.surfaces &&
           filters.surfaces->count(std::minmax(c.surf_master, c.surf_slave)))
         continue;
+      c.node = S.slave_nodes()[k];
+      c.slave_index = k;
+      c.face = e.face;
+      c.projection = e.projection;
+      c.area = S.node_areas()[k];
+      c.master_face = body::MeshFacePoint();
       if (M.is_mesh()) {
         const SurfaceFace& sf = M.faces()[c.face];
         double N[4];
@@ -428,7 +434,6 @@ std::vector<NodeFaceContact> NodeToFace::Finish(const Filters& filters) {
       out.push_back(c);
     }
   }
-  return out;
 }
 
 namespace {
@@ -566,9 +571,9 @@ int NodeToFace::Candidates(SearchMethod method, const std::vector<Pass>& passes)
   return count;
 }
 
-std::vector<NodeFaceContact> NodeToFace::Search(const std::vector<Body*>& bodies, double h,
-                                                const Filters& filters) {
-  std::vector<NodeFaceContact> out = SearchWith(run_method, bodies, h, filters);
+const std::vector<NodeFaceContact>& NodeToFace::Search(const std::vector<Body*>& bodies,
+                                                       double h, const Filters& filters) {
+  const std::vector<NodeFaceContact>& out = SearchWith(run_method, bodies, h, filters);
   accumulated_ += stats_.total;
   ++searches_;
   NodeToFaceStats& a = accumulated_stages_;
@@ -577,9 +582,9 @@ std::vector<NodeFaceContact> NodeToFace::Search(const std::vector<Body*>& bodies
   return out;
 }
 
-std::vector<NodeFaceContact> NodeToFace::SearchWith(SearchMethod method,
-                                                    const std::vector<Body*>& bodies, double h,
-                                                    const Filters& filters) {
+const std::vector<NodeFaceContact>& NodeToFace::SearchWith(SearchMethod method,
+                                                           const std::vector<Body*>& bodies,
+                                                           double h, const Filters& filters) {
   CpuTimer total;
   stats_ = NodeToFaceStats();
   const bool brute =
@@ -618,7 +623,7 @@ std::vector<NodeFaceContact> NodeToFace::SearchWith(SearchMethod method,
   size_t most = 0;
   for (const ContactSurface* s : active_) most = std::max(most, s->slave_nodes().size());
   if (best_.size() < most) best_.resize(most, -1);  // entries are reset by ClosePass
-  NodeFaceContact c;
+  FaceProjection c;
   if (brute) {  // stages 2 and 3 at once: no candidate list (10^7 pairs and more)
     timer.Start();
     const bool boxed = method == SearchMethod::kBruteForceBoxed;
@@ -629,7 +634,7 @@ std::vector<NodeFaceContact> NodeToFace::SearchWith(SearchMethod method,
       const int begin = static_cast<int>(found_.size());
       for (int k = 0; k < nk; ++k)
         for (int f = 0; f < nf; ++f)
-          if (LocalTest(p.master, f, p.slave, k, h, boxed, c)) Keep(c);
+          if (LocalTest(p.master, f, p.slave, k, h, boxed, c)) Keep(k, f, c);
       ClosePass(p, begin);
     }
   } else {
@@ -663,18 +668,17 @@ std::vector<NodeFaceContact> NodeToFace::SearchWith(SearchMethod method,
           pass = cd.pass;
           begin = static_cast<int>(found_.size());
         }
-        if (Accept(passes[pass].master, cd.face, passes[pass].slave, cd.node, h, projection[l],
-                   c))
-          Keep(c);
+        if (Accept(passes[pass].master, cd.face, passes[pass].slave, cd.node, h, projection[l]))
+          Keep(cd.node, cd.face, projection[l]);
       }
     }
     if (pass >= 0) ClosePass(passes[pass], begin);
   }
-  std::vector<NodeFaceContact> out = Finish(filters);
+  Finish(filters);
   stats_.local = timer.Stop();
-  stats_.contacts = static_cast<int>(out.size());
+  stats_.contacts = static_cast<int>(results_.size());
   stats_.total = total.Stop();
-  return out;
+  return results_;
 }
 
 namespace {
@@ -713,7 +717,7 @@ void NodeToFace::UpdateConstraints(const std::vector<Body*>& bodies, double h,
     max_previous_gap_ = std::max(max_previous_gap_, c.gap);
     min_previous_gap_ = std::min(min_previous_gap_, c.gap);
   }
-  const std::vector<NodeFaceContact> found = Search(bodies, h, filters);
+  const std::vector<NodeFaceContact>& found = Search(bodies, h, filters);
   // `found` is sorted by (master id, slave id, node), one entry a key (Search): an existing
   // contact's entry is found by binary search.
   const auto key_of = [](const NodeFaceContact& r) {

@@ -127,14 +127,14 @@ class NodeToFace {
   // run_method (existing contacts: those given to the last UpdateConstraints); adds its time
   // to the accumulated time. Results sorted by (master id, slave id, node), one per (master,
   // slave, node): of the faces passing the local test, the smallest |gap| (then the lowest
-  // face index).
-  std::vector<NodeFaceContact> Search(const std::vector<body::Body*>& bodies, double h,
-                                      const Filters& filters = {});
+  // face index). The list is kept here (its storage reused) until the next search.
+  const std::vector<NodeFaceContact>& Search(const std::vector<body::Body*>& bodies, double h,
+                                             const Filters& filters = {});
   // The same search (refresh included) with another way of finding the node-face pairs;
   // fills stats() but not the accumulated time.
-  std::vector<NodeFaceContact> SearchWith(SearchMethod method,
-                                          const std::vector<body::Body*>& bodies, double h,
-                                          const Filters& filters = {});
+  const std::vector<NodeFaceContact>& SearchWith(SearchMethod method,
+                                                 const std::vector<body::Body*>& bodies,
+                                                 double h, const Filters& filters = {});
 
   // Replaces the node-to-face contacts in `constraints` by those of a new Search: a contact
   // of the same (master, slave, node) keeps its reaction (age + 1, tangent kept continuous);
@@ -196,22 +196,28 @@ class NodeToFace {
   // The three-stage stage 2 with the skin (options.skin > 0): each pass's pairs as of the
   // snapshots, kept or traversed anew, then those with the node in the face's current box.
   int SkinCandidates(const std::vector<Pass>& passes);
-  // Stage 3 for node k of surface s against face f of surface m; true when in contact.
-  // `box_check`: first reject a node outside the face's inflated box (implied by the rest).
+  // Stage 3 for node k of surface s against face f of surface m; true when in contact, with
+  // the projection in p. `box_check`: first reject a node outside the face's inflated box
+  // (implied by the rest).
   bool LocalTest(int m, int f, int s, int k, double h, bool box_check,
-                 NodeFaceContact& out) const;
+                 FaceProjection& p) const;
   // The local test's decision given the projection p of the node on the face.
-  bool Accept(int m, int f, int s, int k, double h, const FaceProjection& p,
-              NodeFaceContact& out) const;
+  bool Accept(int m, int f, int s, int k, double h, const FaceProjection& p) const;
+  // A node-face pair in contact of the open pass (its bodies, areas and referential point
+  // are added by Finish): a third of a NodeFaceContact, written and moved per candidate.
+  struct Found {
+    int slave_index, face;
+    FaceProjection projection;
+  };
   // Keeps a node-face pair in contact of the current pass if it is the best so far for its
   // slave node: the smallest |gap|, then the lowest face (one entry per node in found_).
-  void Keep(const NodeFaceContact& c);
+  void Keep(int k, int f, const FaceProjection& p);
   // Closes the pass whose entries start at found_[begin]: frees their slots in best_ and
   // appends their indices to order_, sorted by node.
   void ClosePass(const Pass& pass, int begin);
   // The kept contacts sorted by (master id, slave id, node), with the master's referential
-  // point; drops excluded surface pairs.
-  std::vector<NodeFaceContact> Finish(const Filters& filters);
+  // point, into results_; drops excluded surface pairs.
+  void Finish(const Filters& filters);
 
   std::map<Id, ContactSurface> surfaces_;  // by body id
   std::vector<ContactSurface*> active_;    // refreshed surfaces of the current search
@@ -256,15 +262,16 @@ class NodeToFace {
   // from one and written to the other, in the same order from step to step (one stream,
   // not a list a pass in the heap, whose first line missed the cache).
   std::vector<std::pair<int, int>> skin_lists_, skin_lists_next_;
-  std::vector<NodeFaceContact> found_;  // best contact per slave node, pass after pass
+  std::vector<Found> found_;            // best contact per slave node, pass after pass
   std::vector<int> best_;               // per slave node of the open pass: index in found_
   std::vector<int> order_;              // found_ indices, each pass's in node order
   struct Segment {                      // the entries of one pass in order_
     Id master, slave;
     int begin, end;
-    int surface;  // the master's active index
+    Pass pass;  // active indices
   };
   std::vector<Segment> segments_;
+  std::vector<NodeFaceContact> results_;  // of the last search (Finish)
   NodeToFaceStats stats_;
   double accumulated_ = 0.0;
   long searches_ = 0;
