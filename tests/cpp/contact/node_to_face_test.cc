@@ -9,6 +9,7 @@
 #include <random>
 #include <set>
 #include <string>
+#include <tuple>
 #include <utility>
 #include <vector>
 
@@ -615,6 +616,12 @@ std::vector<body::Body*> Raw(const std::vector<std::unique_ptr<body::Body>>& own
 
 void ExpectSameContacts(const std::vector<NodeFaceContact>& a,
                         const std::vector<NodeFaceContact>& b, const char* what) {
+  // Search's order, which UpdateConstraints' binary search relies on: by (master id, slave
+  // id, mesh node), one entry each.
+  const auto key = [](const NodeFaceContact& c) {
+    return std::make_tuple(c.master->id(), c.slave->id(), c.node);
+  };
+  for (size_t i = 1; i < a.size(); ++i) EXPECT_LT(key(a[i - 1]), key(a[i])) << what;
   ASSERT_EQ(a.size(), b.size()) << what;
   for (size_t i = 0; i < a.size(); ++i) {
     EXPECT_EQ(a[i].master, b[i].master) << what;
