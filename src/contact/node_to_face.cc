@@ -412,7 +412,6 @@ void NodeToFace::Finish(const Filters& filters) {
           filters.surfaces->count(std::minmax(c.surf_master, c.surf_slave)))
         continue;
       c.node = S.slave_nodes()[k];
-      c.slave_index = k;
       c.face = e.face;
       c.projection = e.projection;
       c.area = S.node_areas()[k];

@@ -63,7 +63,6 @@ struct NodeFaceContact {
   body::Body* master = nullptr;
   body::Body* slave = nullptr;
   int node = -1;        // slave mesh node
-  int slave_index = -1; // index among the slave surface nodes
   int face = -1;        // master surface face
   FaceProjection projection;
   Vec3 master_ref = Vec3::Zero();  // referential point of the projection on the master
