@@ -412,6 +412,7 @@ void NodeToFace::Finish(const Filters& filters) {
           filters.surfaces->count(std::minmax(c.surf_master, c.surf_slave)))
         continue;
       c.node = S.slave_nodes()[k];
+      c.slave_ref = S.ref_points()[c.node];
       c.face = e.face;
       c.projection = e.projection;
       c.area = S.node_areas()[k];
@@ -682,8 +683,7 @@ const std::vector<NodeFaceContact>& NodeToFace::SearchWith(SearchMethod method,
 
 namespace {
 
-void SetNodeFaceGeometry(Constraint& c, const NodeFaceContact& r, const ContactSurface& slave,
-                         bool keep_tangent) {
+void SetNodeFaceGeometry(Constraint& c, const NodeFaceContact& r, bool keep_tangent) {
   const Vec3& n = r.projection.normal;
   c.point = r.projection.point;
   c.gap = r.projection.gap;
@@ -693,7 +693,7 @@ void SetNodeFaceGeometry(Constraint& c, const NodeFaceContact& r, const ContactS
   c.piece2 = -2 - r.node;
   c.X1 = r.master_ref;
   c.face1 = r.master_face;
-  c.X2 = slave.ref_points()[r.node];
+  c.X2 = r.slave_ref;
 }
 
 }  // namespace
@@ -739,7 +739,7 @@ void NodeToFace::UpdateConstraints(const std::vector<Body*>& bodies, double h,
     }
     const NodeFaceContact& r = *f;
     used[i] = true;
-    SetNodeFaceGeometry(*it, r, surfaces_.at(r.slave->id()), true);
+    SetNodeFaceGeometry(*it, r, true);
     if (it->surf1 != r.surf_master || it->surf2 != r.surf_slave) {
       it->surf1 = r.surf_master;
       it->surf2 = r.surf_slave;
@@ -757,7 +757,7 @@ void NodeToFace::UpdateConstraints(const std::vector<Body*>& bodies, double h,
     c.body2 = r.slave;
     c.surf1 = r.surf_master;
     c.surf2 = r.surf_slave;
-    SetNodeFaceGeometry(c, r, surfaces_.at(r.slave->id()), false);
+    SetNodeFaceGeometry(c, r, false);
     c.material = materials.Find(c.surf1, c.surf2);
     c.cohesive = c.material && c.material->cohesion > 0.0;
     add(std::move(c));

@@ -66,6 +66,7 @@ struct NodeFaceContact {
   int face = -1;        // master surface face
   FaceProjection projection;
   Vec3 master_ref = Vec3::Zero();  // referential point of the projection on the master
+  Vec3 slave_ref = Vec3::Zero();   // referential point of the slave node
   body::MeshFacePoint master_face;  // mesh masters: master_ref as face nodes and weights
   double area = 0.0;               // tributary area of the slave node
   int surf_master = 0, surf_slave = 0;
