@@ -522,16 +522,17 @@ std::uint64_t ContactSurface::FitSkin(double skin) {
   skin_face_normals_.resize(face_normals_.size());
   for (size_t f = 0; f < face_normals_.size(); ++f)
     skin_face_normals_[f] = {face_normals_[f].lo - turn, face_normals_[f].hi + turn};
-  const Vec3 pad = Vec3::Constant(skin);
   if (nn > 0) {
     skin_scratch_.resize(nn);
-    for (int k = 0; k < nn; ++k) skin_scratch_[k] = {skin_points_[k] - pad, skin_points_[k] + pad};
+    for (int k = 0; k < nn; ++k) {
+      skin_scratch_[k] = {skin_points_[k], skin_points_[k]};
+      skin_scratch_[k].Inflate(skin);
+    }
     if (node_bvh_.empty()) node_bvh_.Build(skin_scratch_, kNodeLeafSize);
     else node_bvh_.Refit(skin_scratch_);
   }
-  skin_scratch_.resize(skin_boxes_.size());
-  for (size_t f = 0; f < skin_boxes_.size(); ++f)
-    skin_scratch_[f] = {skin_boxes_[f].lo - pad, skin_boxes_[f].hi + pad};
+  skin_scratch_ = skin_boxes_;
+  for (Aabb& b : skin_scratch_) b.Inflate(skin);
   if (skin_face_bvh_.empty()) skin_face_bvh_.Build(skin_scratch_);
   else skin_face_bvh_.Refit(skin_scratch_);
   skin_valid_ = true;
