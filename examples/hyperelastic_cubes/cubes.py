@@ -12,7 +12,7 @@
 import sys
 
 from solfec import (BODY, BULK_MATERIAL, CONTACT_METHOD, ENERGY, GAUSS_SEIDEL_SOLVER, HEX,
-                    HULL, INITIAL_VELOCITY, RUN, SOLFEC, SURFACE_MATERIAL)
+                    HISTORY, HULL, INITIAL_VELOCITY, RUN, SOLFEC, SURFACE_MATERIAL)
 
 G, NU, RHO = 2e7, 0.25, 800.0  # Blatz-Ko with nu = 1/4 is the paper's f = 0 foam form
 STEP, GAP = 1e-4, 0.05
@@ -40,8 +40,10 @@ def cube_layout(columns, rows):
 
 def build(friction=0.0, columns=5, rows=5, div=3, outdir=None, scheme='DEF_SEMI_EXPLICIT',
           contact='NODE_TO_FACE'):
-    """(solfec, cubes, solver) of the example; outdir default out/hyperelastic_cubes/mu<f>."""
-    solfec = SOLFEC('DYNAMIC', STEP, outdir or 'out/hyperelastic_cubes/mu%g' % friction)
+    """(solfec, cubes, solver) of the example; outdir default
+    out/hyperelastic_cubes/<contact>-mu<friction> (e.g. node_to_face-mu0)."""
+    solfec = SOLFEC('DYNAMIC', STEP,
+                    outdir or 'out/hyperelastic_cubes/%s-mu%g' % (contact.lower(), friction))
     solfec.verbose = 'OFF'
     CONTACT_METHOD(solfec, contact)
     soft = BULK_MATERIAL(solfec, model='BLATZ_KO', young=2 * G * (1 + NU), poisson=NU,
@@ -75,9 +77,16 @@ if __name__ == '__main__':
     div = int(args[4]) if len(args) > 4 else 3
     contact = args[5] if len(args) > 5 else 'NODE_TO_FACE'
     solfec, cubes, gs = build(friction, columns, rows, div, contact=contact)
-    e0 = ENERGY(solfec)
-    RUN(solfec, gs, duration)
-    e = ENERGY(solfec)
-    print('%d cubes, friction %g: t = %.4f s, constraints %d, kinetic %.4e J, internal %.4e J,'
-          ' total/initial %.4f' % (len(cubes), friction, solfec.time, solfec.ncon, e[0], e[1],
-                                   (e[0] + e[1]) / (e0[0] + e0[1])))
+    if solfec.mode == 'READ':
+        # A second run finds the results (solfec -w recomputes): the energies from the file.
+        t, k, i = HISTORY(solfec, [(solfec, 'KINETIC'), (solfec, 'INTERNAL')], 0.0, duration)
+        print('%d cubes, friction %g (results of %s): t = %.4f s, kinetic %.4e J, internal'
+              ' %.4e J, total/initial %.4f' % (len(cubes), friction, solfec.outpath, t[-1],
+                                               k[-1], i[-1], (k[-1] + i[-1]) / (k[0] + i[0])))
+    else:
+        e0 = ENERGY(solfec)
+        RUN(solfec, gs, duration)
+        e = ENERGY(solfec)
+        print('%d cubes, friction %g: t = %.4f s, constraints %d, kinetic %.4e J, internal'
+              ' %.4e J, total/initial %.4f' % (len(cubes), friction, solfec.time, solfec.ncon,
+                                               e[0], e[1], (e[0] + e[1]) / (e0[0] + e0[1])))

@@ -255,3 +255,23 @@ def test_friction_impulse_stays_in_the_coulomb_cone(tmp_path):
     assert dp[2] > 0.05 * mass  # friction slowed the sliding
     assert abs(dp[2]) <= 0.5 * abs(dp[1]) * (1 + 1e-6)
     assert abs(dp[0]) < 1e-5 * abs(dp[1])  # x-symmetric problem: measured 5e-7
+
+
+def test_example_deck_replays_its_results_on_a_second_run(run_solfec):
+    """`solfec cubes.py 0 0.005 1 1 3` computes (the cube meets the plate at 2.5 ms) and
+    prints the energy ratio; the same command again finds the results in
+    out/hyperelastic_cubes/node_to_face-mu0 and prints the same ratio from the file (READ
+    mode, HISTORY) without stepping; another contact method writes elsewhere and computes."""
+    args = ["0", "0.005", "1", "1", "3"]
+    first = run_solfec(deck_path=DECK, args=args)
+    assert first.returncode == 0, first.stderr
+    second = run_solfec(deck_path=DECK, args=args)
+    assert second.returncode == 0, second.stderr
+    ratio = [line.rsplit("total/initial", 1)[1].strip()
+             for line in (first.stdout, second.stdout)]
+    assert "results of out/hyperelastic_cubes/node_to_face-mu0" in second.stdout
+    assert "results of" not in first.stdout and "t = 0.0050 s" in first.stdout
+    assert ratio[0] == ratio[1] and float(ratio[0]) < 0.99  # the impact took energy
+    third = run_solfec(deck_path=DECK, args=args + ["OVERLAP"])
+    assert third.returncode == 0, third.stderr
+    assert "results of" not in third.stdout and "t = 0.0050 s" in third.stdout
