@@ -433,7 +433,7 @@ class BODY:
 
     def _mass_center(self):
         d = self._d
-        return tuple(d.body_point(self._id, d.body_center(self._id)))
+        return tuple(d.body_mass_center(self._id))
 
     # --- read-only members
     id = property(lambda self: self._id)

@@ -217,6 +217,12 @@ void DefineBodyAccess(py::class_<Domain>& c) {
            })
       .def("body_point",
            [](const Domain& d, Id id, const Vec3& X) { return GetBody(d, id).SpatialPoint(X); })
+      .def("body_mass_center",
+           [](const Domain& d, Id id) {
+             const Body& b = GetBody(d, id);
+             const body::FeBody* fe = b.AsFeBody();
+             return fe ? fe->CurrentMassCenter() : b.SpatialPoint(b.center());
+           })
       .def("body_point_velocity",
            [](const Domain& d, Id id, const Vec3& X) { return GetBody(d, id).PointVelocity(X); })
       .def("body_constraint_ids",

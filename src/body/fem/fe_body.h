@@ -107,6 +107,9 @@ class FeBody : public Body {
   void SetStiffnessOperator(const SparseMat& K, double c);
   void ResetInertiaOperator() { use_operator_ = false, use_corotated_ = false; }
   SparseMat MassMatrix() const;  // diagonal lumped mass as a sparse matrix
+  // Current mass centre, sum m_a x_a / sum m_a over the nodes (m_a = integral of rho N_a: the
+  // centre of the interpolated motion, also where it lies outside the mesh, e.g. in a pipe).
+  Vec3 CurrentMassCenter() const;
 
   // Element containing referential point X (or the nearest one when X lies outside the
   // mesh) and its natural coordinates.

@@ -91,6 +91,16 @@ void FeBody::ComputeMass() {
   }
 }
 
+Vec3 FeBody::CurrentMassCenter() const {
+  Vec3 first = Vec3::Zero();
+  double mass = 0.0;
+  for (int a = 0; a < num_nodes(); ++a) {
+    first += mass_diag_[3 * a] * node(a);
+    mass += mass_diag_[3 * a];
+  }
+  return first / mass;
+}
+
 void FeBody::ApplyBulkMaterial(int volid, const material::BulkMaterial& m) {
   std::set<int> volids;
   int count = 0;
