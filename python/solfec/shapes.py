@@ -1,13 +1,14 @@
 """Geometric objects and shape routines of the deck language (manual 4.1.1-4.1.3, 4.4):
 CONVEX, HULL, SPHERE, MESH, HEX, ROUGH_HEX, MESH_READ, BEND, COPY, TRANSLATE, ROTATE, SCALE,
-SPLIT, MASS_CENTER."""
+SPLIT, MASS_CENTER, and Solfec-1.0's OVERLAPPING."""
 
 from . import _args as A
+from . import _state
 from ._solfec import Shape as _Shape
 from . import _solfec
 
 __all__ = ["CONVEX", "HULL", "SPHERE", "MESH", "HEX", "ROUGH_HEX", "MESH_READ", "BEND", "COPY",
-           "TRANSLATE", "ROTATE", "SCALE", "SPLIT", "MASS_CENTER"]
+           "TRANSLATE", "ROTATE", "SCALE", "SPLIT", "MASS_CENTER", "OVERLAPPING"]
 
 
 class _ShapeObject:
@@ -362,3 +363,36 @@ def MASS_CENTER(shape):
     for o in _objects(shape, "MASS_CENTER"):
         whole.append(o._get("MASS_CENTER").copy())
     return tuple(whole.mass_center())
+
+
+def OVERLAPPING(obstacles, shapes, option=None, gap=0.0):
+    """OVERLAPPING(obstacles, shapes | 'NOT', gap): the objects of `shapes` that overlap one of
+    `obstacles` (with 'NOT': those that do not), e.g. to drop particles generated inside walls.
+    An object overlaps when one of its pieces (convexes, spheres, mesh elements) and a piece
+    of an obstacle make a contact (interpenetration; two convexes: beyond GEOMETRIC_EPSILON)
+    with gap <= `gap` [m] (<= 0; e.g. -0.001: penetrating more than 1 mm). Every object of
+    `shapes` is emptied; the kept ones come back as new objects, in input order: None if none,
+    the object if one, else a list. `obstacles` (an object or a list) is only read."""
+    r = "OVERLAPPING"
+    obs = [o._get(r, "obstacles") for o in _objects(obstacles, r, "obstacles")]
+    objs = _objects(shapes, r, "shapes")
+    for o in objs:
+        o._get(r, "shapes")
+    if option is not None and option != "NOT":
+        raise ValueError(f"OVERLAPPING: argument 3 must be 'NOT' (the shapes that do not "
+                         f"overlap) or omitted, got {option!r}")
+    g = A.number(gap, r, "gap")
+    if not g <= 0.0:
+        raise ValueError(f"OVERLAPPING: argument 'gap' must be <= 0 (minus a penetration "
+                         f"depth [m]), got {g!r}")
+    eps = _state.geometric_epsilon
+    want = option != "NOT"
+    kept = []
+    for o in objs:
+        hit = any(_solfec.shapes_overlap(b, o._shape, g, eps) for b in obs)
+        if hit == want:
+            kept.append(type(o)._wrap(o._shape))
+        o._shape = None
+    if not kept:
+        return None
+    return kept[0] if len(kept) == 1 else kept

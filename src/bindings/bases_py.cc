@@ -1,5 +1,6 @@
 // Reduced-basis binding: modal analysis, rigid modes, co-rotated displacements and the
-// reference stiffness / lumped mass of FINITE_ELEMENT bodies (python/solfec/bases.py).
+// reference stiffness / lumped mass / referential nodes of FINITE_ELEMENT bodies
+// (python/solfec/bases.py, initial_state.py).
 #include <pybind11/eigen.h>
 #include <pybind11/pybind11.h>
 #include <pybind11/stl.h>
@@ -78,6 +79,16 @@ void DefineBases(py::module_& m) {
       },
       py::arg("domain"), py::arg("body"),
       "(form code, E (3N x n), evals) of a BC-RO / BC-MODAL body, None for other bodies");
+  m.def(
+      "fe_referential_nodes",
+      [](const domain::Domain& d, Id id, const std::string& routine) {
+        const geometry::Mesh& mesh = GetFeBody(d, id, routine).mesh();
+        MatX X(static_cast<Eigen::Index>(mesh.nodes.size()), 3);
+        for (Eigen::Index a = 0; a < X.rows(); ++a) X.row(a) = mesh.nodes[a].transpose();
+        return X;
+      },
+      py::arg("domain"), py::arg("body"), py::arg("routine") = "RIGID_TO_FEM",
+      "referential node coordinates (N x 3); errors name `routine`");
   m.def(
       "fe_lumped_mass",
       [](const domain::Domain& d, Id id, const std::string& routine) -> VecX {

@@ -1,4 +1,5 @@
-// Bindings of the node-to-face contact method (CONTACT_METHOD) and its search timings.
+// Bindings of the node-to-face contact method (CONTACT_METHOD) and its search timings, and of
+// the shape overlap test of OVERLAPPING.
 #include <pybind11/pybind11.h>
 #include <pybind11/stl.h>
 
@@ -11,6 +12,7 @@
 
 #include "base/errors.h"
 #include "bindings/bindings.h"
+#include "contact/shape_overlap.h"
 #include "domain/domain.h"
 
 namespace py = pybind11;
@@ -84,6 +86,9 @@ contact::SearchMethod ParseSearchMethod(const std::string& routine, const std::s
 }  // namespace
 
 void DefineContact(py::module_& m) {
+  m.def("shapes_overlap", &contact::ShapesOverlap, py::arg("a"), py::arg("b"), py::arg("gap"),
+        py::arg("epsilon"),
+        "whether a piece of a and a piece of b make a contact with gap <= `gap` (OVERLAPPING)");
   m.def("set_contact_method",
         [](Domain& d, const std::string& method, double margin, double depth_fraction) {
           if (method == "OVERLAP") d.node_to_face.method = contact::ContactMethod::kOverlap;
