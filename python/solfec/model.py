@@ -437,6 +437,13 @@ class BODY:
 
     # --- read-only members
     id = property(lambda self: self._id)
+
+    @property
+    def display_points(self):
+        """DISPLAY_POINT points: [(label, (x, y, z) current), ...] in the order given."""
+        d = self._d
+        return [(label, tuple(d.body_point(self._id, X)))
+                for label, X in getattr(self, "_display_points", [])]
     kind = property(lambda self: self._d.body_kind(self._id))
     material = property(lambda self: self._material)
 

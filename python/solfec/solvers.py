@@ -1,14 +1,15 @@
 """Constraint solvers of the deck language (manual 4.1.9, 4.1.10): GAUSS_SEIDEL_SOLVER,
 PENALTY_SOLVER, NEWTON_SOLVER (4.1.11, with locdyn='OFF' the former BODY_SPACE_SOLVER of
-4.1.12) and the extension AUTO_SOLVER (Newton and Gauss-Seidel taking turns)."""
+4.1.12, also under its manual name), Solfec-1.0's TEST_SOLVER (run as NEWTON_SOLVER) and the
+extension AUTO_SOLVER (Newton and Gauss-Seidel taking turns)."""
 
 import inspect
 
 from . import _args as A
 from . import _solfec
 
-__all__ = ["GAUSS_SEIDEL_SOLVER", "PENALTY_SOLVER", "NEWTON_SOLVER", "AUTO_SOLVER",
-           "SolverError"]
+__all__ = ["GAUSS_SEIDEL_SOLVER", "PENALTY_SOLVER", "NEWTON_SOLVER", "TEST_SOLVER",
+           "BODY_SPACE_SOLVER", "AUTO_SOLVER", "SolverError"]
 
 SolverError = _solfec.SolverError
 
@@ -265,12 +266,14 @@ class NEWTON_SOLVER(_IterationsHistory):
     off): also stop once the relative natural-map residual, Siconos' fc3d error, is <=
     residual."""
 
+    _routine = "NEWTON_SOLVER"
+
     def __init__(self, meritval=1e-8, maxiter=1000, locdyn="ON", linminiter=5, resdec=None,
                  bot=None, which=None, stepcontrol=None, linmaxiter=10, maxmatvec=None,
                  epsilon=0.25, delta=0.0, omega=None, nonmonlength=5, gsflag="ON",
                  linver="GMRES", theta=None, reldelta=None, proximal=0.0, smoothing=10,
                  residual=0.0):
-        r = "NEWTON_SOLVER"
+        r = self._routine
         self._s = _solfec.NewtonSolver()
         self.meritval = meritval
         self.maxiter = maxiter
@@ -294,17 +297,17 @@ class NEWTON_SOLVER(_IterationsHistory):
 
     @locdyn.setter
     def locdyn(self, v):
-        self._s.locdyn = A.choice(v, "NEWTON_SOLVER", "locdyn", ("ON", "OFF")) == "ON"
+        self._s.locdyn = A.choice(v, self._routine, "locdyn", ("ON", "OFF")) == "ON"
 
     def _int(self, name, v, low):
-        v = A.integer(v, "NEWTON_SOLVER", name)
+        v = A.integer(v, self._routine, name)
         if v < low:
-            raise ValueError(f"NEWTON_SOLVER: argument '{name}' must be >= {low}, got {v}")
+            raise ValueError(f"{self._routine}: argument '{name}' must be >= {low}, got {v}")
         setattr(self._s, name, v)
 
     meritval = property(lambda s: s._s.meritval,
                         lambda s, v: setattr(s._s, "meritval",
-                                             A.positive(v, "NEWTON_SOLVER", "meritval")))
+                                             A.positive(v, s._routine, "meritval")))
     maxiter = property(lambda s: s._s.maxiter, lambda s, v: s._int("maxiter", v, 1))
     linminiter = property(lambda s: s._s.linminiter, lambda s, v: s._int("linminiter", v, 0))
     linmaxiter = property(lambda s: s._s.linmaxiter, lambda s, v: s._int("linmaxiter", v, 1))
@@ -315,11 +318,11 @@ class NEWTON_SOLVER(_IterationsHistory):
     smoothing = property(lambda s: s._s.smoothing, lambda s, v: s._int("smoothing", v, 0))
     proximal = property(lambda s: s._s.proximal,
                         lambda s, v: setattr(s._s, "proximal",
-                                             A.positive(v, "NEWTON_SOLVER", "proximal",
+                                             A.positive(v, s._routine, "proximal",
                                                         allow_zero=True)))
     residual = property(lambda s: s._s.residual,
                         lambda s, v: setattr(s._s, "residual",
-                                             A.positive(v, "NEWTON_SOLVER", "residual",
+                                             A.positive(v, s._routine, "residual",
                                                         allow_zero=True)))
 
     @property
@@ -328,9 +331,9 @@ class NEWTON_SOLVER(_IterationsHistory):
 
     @epsilon.setter
     def epsilon(self, v):
-        v = A.number(v, "NEWTON_SOLVER", "epsilon")
+        v = A.number(v, self._routine, "epsilon")
         if not 0.0 < v < 1.0:
-            raise ValueError(f"NEWTON_SOLVER: argument 'epsilon' must lie in (0, 1), got {v}")
+            raise ValueError(f"{self._routine}: argument 'epsilon' must lie in (0, 1), got {v}")
         self._s.resdec = v
 
     resdec = epsilon
@@ -341,9 +344,9 @@ class NEWTON_SOLVER(_IterationsHistory):
 
     @delta.setter
     def delta(self, v):
-        v = A.number(v, "NEWTON_SOLVER", "delta")
+        v = A.number(v, self._routine, "delta")
         if not v >= 0.0:
-            raise ValueError(f"NEWTON_SOLVER: argument 'delta' must be >= 0, got {v}")
+            raise ValueError(f"{self._routine}: argument 'delta' must be >= 0, got {v}")
         self._s.delta = v
 
     @property
@@ -352,7 +355,7 @@ class NEWTON_SOLVER(_IterationsHistory):
 
     @gsflag.setter
     def gsflag(self, v):
-        self._s.gsflag = A.onoff(v, "NEWTON_SOLVER", "gsflag")
+        self._s.gsflag = A.onoff(v, self._routine, "gsflag")
 
     failure = property(lambda s: "CONTINUE")
     error = property(lambda s: s._s.last_stats.error)
@@ -370,7 +373,35 @@ class NEWTON_SOLVER(_IterationsHistory):
         return True
 
     def __repr__(self):
-        return f"<NEWTON_SOLVER meritval={self.meritval} maxiter={self.maxiter}>"
+        return f"<{self._routine} meritval={self.meritval} maxiter={self.maxiter}>"
+
+
+class TEST_SOLVER(NEWTON_SOLVER):
+    """TEST_SOLVER(| meritval, maxiter, maxmatvec, linmaxiter, epsilon, delta, omega):
+    Solfec-1.0's experimental projected Newton solver, run here as NEWTON_SOLVER with these
+    arguments (in Solfec-1.0's order and defaults: meritval 1e-8, maxiter 1000, maxmatvec 1000,
+    linmaxiter 10, epsilon 0.25, delta 5.1e-8, omega 1e-9; maxmatvec and omega are accepted and
+    ignored, as by NEWTON_SOLVER). Members as NEWTON_SOLVER (meritval, maxiter, linmaxiter,
+    merhist, mvhist, iters, ...)."""
+
+    _routine = "TEST_SOLVER"
+
+    def __init__(self, meritval=1e-8, maxiter=1000, maxmatvec=1000, linmaxiter=10,
+                 epsilon=0.25, delta=5.1e-8, omega=1e-9):
+        super().__init__(meritval=meritval, maxiter=maxiter, maxmatvec=maxmatvec,
+                         linmaxiter=linmaxiter, epsilon=epsilon, delta=delta, omega=omega)
+
+
+class BODY_SPACE_SOLVER(NEWTON_SOLVER):
+    """BODY_SPACE_SOLVER(| meritval, maxiter): the manual's projected inexact Newton solver in
+    the body space (4.1.12, without assembling the local dynamics), which Solfec-1.0 replaced
+    by NEWTON_SOLVER(locdyn='OFF'): run as that, with the manual's defaults meritval 1e-5 and
+    maxiter 20. Members as NEWTON_SOLVER (iters, merhist, ...)."""
+
+    _routine = "BODY_SPACE_SOLVER"
+
+    def __init__(self, meritval=1e-5, maxiter=20):
+        super().__init__(meritval=meritval, maxiter=maxiter, locdyn="OFF")
 
 
 class AUTO_SOLVER(_IterationsHistory):

@@ -1,0 +1,131 @@
+"""Solfec-1.0 routines beyond the manual (SOLFEC1-INTERFACE) and the manual's
+BODY_SPACE_SOLVER: every routine name of Solfec-1.0 is a deck builtin; TEST_SOLVER and
+BODY_SPACE_SOLVER run as NEWTON_SOLVER; DISPLAY_POINT follows its point; RENDER and
+REGISTER_CALLBACK do nothing, as in a serial Solfec-1.0; the routines not provided raise
+NotImplementedError naming themselves (docs/deck-language.md)."""
+
+import numpy as np
+import pytest
+
+import solfec
+from solfec import *  # noqa: F401,F403
+from shapes_for_tests import box, slab
+
+# The module routines and types of Solfec-1.0 (SOLFEC1-INTERFACE section 1) and the manual's
+# BODY_SPACE_SOLVER.
+SOLFEC1_NAMES = """APPLY_BULKMAT BACKWARD BARRIER BEND BODY BODY_CHARS BODY_MM_EXPORT
+BODY_SPACE_SOLVER BULK_MATERIAL BYLABEL CALLBACK CONTACT_EXCLUDE_BODIES CONTACT_EXCLUDE_SURFACES
+CONTACT_SPARSIFY CONVEX COPY COROTATED_DISPLACEMENTS DELETE DISPLACEMENT DISPLAY_POINT
+DURATION ELLIP ELLIP_MESH ENERGY EXTENTS FIELD FIX_DIRECTION FIX_POINT FORCE FORWARD
+FRACTURE_EXPORT_YAFFEMS GAUSS_SEIDEL_SOLVER GEOMETRIC_EPSILON GRAVITY HERE HEX HISTORY HULL
+HYBRID_SOLVER IMBALANCE_TOLERANCE INITIALIZE_STATE INITIAL_VELOCITY LOCDYN_DUMP MASS_CENTER
+MBFCP_EXPORT MESH MESH2CONVEX MESH_SPLIT MODAL_ANALYSIS NCPU NEWTON_SOLVER NON_SOLFEC_ARGV
+OUTPUT OVERLAPPING PENALTY_SOLVER PIPE PRESSURE PUT_RIGID_LINK PUT_SPRING RANK REGISTER_BASE
+REGISTER_CALLBACK RENDER RIGID_DISPLACEMENTS RIGID_TO_FEM ROTATE ROUGH_HEX RT_SPLIT RUN SCALE
+SEEK SET_ACCELERATION SET_ACCELERATION3 SET_DISPLACEMENT SET_DISPLACEMENT3 SET_VELOCITY
+SET_VELOCITY3 SICONOS_SOLVER SIMPLIFIED_CRACK SOLFEC SOLFEC_EXPORT SPHERE SPLIT STRESS SUBDIR
+SURFACE_MATERIAL TEST_SOLVER TETRAHEDRALIZE TIME_SERIES TIMING TORQUE TRANSLATE
+UNPHYSICAL_PENETRATION VELOCITY VIEWER WARNINGS XDMF_EXPORT""".split()
+
+MISSING = ["TETRAHEDRALIZE", "ELLIP", "ELLIP_MESH", "MESH_SPLIT", "RT_SPLIT", "SIMPLIFIED_CRACK",
+           "FIELD", "SICONOS_SOLVER", "HYBRID_SOLVER", "SOLFEC_EXPORT", "MBFCP_EXPORT",
+           "FRACTURE_EXPORT_YAFFEMS", "BODY_MM_EXPORT", "SET_DISPLACEMENT3", "SET_VELOCITY3",
+           "SET_ACCELERATION3", "MESH2CONVEX"]
+
+
+def test_every_solfec_1_0_routine_is_a_deck_builtin(run_solfec):
+    deck = ("missing = []\nfor n in %r:\n    try:\n        eval(n)\n"
+            "    except NameError:\n        missing.append(n)\nprint('MISSING', missing)\n"
+            % SOLFEC1_NAMES)
+    p = run_solfec(deck)
+    assert p.returncode == 0, p.stderr
+    assert "MISSING []" in p.stdout
+    assert set(SOLFEC1_NAMES) <= set(solfec.__all__)
+
+
+@pytest.mark.parametrize("name", MISSING)
+def test_routines_not_provided_raise_not_implemented_naming_themselves(name):
+    with pytest.raises(NotImplementedError, match=f"^{name}: this Solfec-1.0 routine is not "
+                                                  f"available in this solfec; "):
+        getattr(solfec, name)((0, 0, 0), 1.0)
+
+
+def resting_box(outdir):
+    sol = SOLFEC("DYNAMIC", 1e-3, outdir)
+    sol.verbose = "OFF"
+    GRAVITY(sol, (0, 0, -9.81))
+    mat = BULK_MATERIAL(sol, young=1e9, poisson=0.25, density=1e3)
+    SURFACE_MATERIAL(sol, friction=0.5)
+    BODY(sol, "OBSTACLE", slab(), mat)
+    b = BODY(sol, "RIGID", box(0, 0, 0.0, 1, 1, 1), mat)
+    INITIAL_VELOCITY(b, (0.2, 0, -0.1), (0, 0, 0))
+    return sol, b
+
+
+@pytest.mark.parametrize("make, same", [
+    (lambda: TEST_SOLVER(1e-10, 200, 1000, 10),
+     lambda: NEWTON_SOLVER(meritval=1e-10, maxiter=200, linmaxiter=10, delta=5.1e-8)),
+    (lambda: BODY_SPACE_SOLVER(1e-10, 50),
+     lambda: NEWTON_SOLVER(meritval=1e-10, maxiter=50, locdyn="OFF")),
+])
+def test_test_and_body_space_solvers_are_newton_with_their_arguments(tmp_path, make, same):
+    """A box landing and sliding on a slab (friction 0.5): the same trajectory bit for bit as
+    NEWTON_SOLVER given the equivalent arguments, and a solved contact problem."""
+    runs = []
+    for name, solver in (("a", make()), ("b", same())):
+        sol, b = resting_box(str(tmp_path / name))
+        for _ in range(20):
+            RUN(sol, solver, 1e-3)
+        runs.append((np.array(b.conf), np.array(b.velo), solver))
+    (qa, ua, sa), (qb, ub, sb) = runs
+    assert sol.ncon > 0 and sa.error == "OK" and sa.merit <= 1e-10
+    np.testing.assert_array_equal(qa, qb)
+    np.testing.assert_array_equal(ua, ub)
+    assert ua[3] < 0.2  # friction slowed the slide
+
+
+def test_test_and_body_space_solver_arguments_and_errors():
+    t = TEST_SOLVER()
+    assert (t.meritval, t.maxiter, t.linmaxiter, t.epsilon, t.delta) == (1e-8, 1000, 10, 0.25,
+                                                                          5.1e-8)
+    t = TEST_SOLVER(1e-6, 50, 1000, 20)  # Solfec-1.0's positional order: maxmatvec third
+    assert (t.meritval, t.maxiter, t.linmaxiter) == (1e-6, 50, 20)
+    b = BODY_SPACE_SOLVER()
+    assert (b.meritval, b.maxiter, b.locdyn) == (1e-5, 20, "OFF")
+    with pytest.raises(ValueError, match="^TEST_SOLVER: argument 'maxiter'"):
+        TEST_SOLVER(maxiter=0)
+    with pytest.raises(ValueError, match="^BODY_SPACE_SOLVER: argument 'meritval'"):
+        BODY_SPACE_SOLVER(meritval=-1.0)
+    assert repr(b).startswith("<BODY_SPACE_SOLVER")
+
+
+def test_display_point_follows_a_spinning_body(outdir):
+    sol = SOLFEC("DYNAMIC", 1e-3, outdir)
+    sol.verbose = "OFF"
+    mat = BULK_MATERIAL(sol, young=1e9, poisson=0.25, density=1e3)
+    b = BODY(sol, "RIGID", box(-0.5, -0.5, -0.5, 1, 1, 1), mat)
+    w = 2.0
+    INITIAL_VELOCITY(b, (0, 0, 0), (0, 0, w))
+    assert DISPLAY_POINT(b, (0.5, 0, 0), "tip") is None
+    DISPLAY_POINT(b, (0, 0.25, 0.1))
+    RUN(sol, GAUSS_SEIDEL_SOLVER(1e-8, 100), 0.1)
+    a = w * sol.time  # free rotation about the principal z axis of a cube: angle w t
+    (l1, x1), (l2, x2) = b.display_points
+    assert (l1, l2) == ("tip", None)
+    np.testing.assert_allclose(x1, (0.5 * np.cos(a), 0.5 * np.sin(a), 0), atol=1e-9)
+    np.testing.assert_allclose(x2, (-0.25 * np.sin(a), 0.25 * np.cos(a), 0.1), atol=1e-9)
+    with pytest.raises(TypeError, match="DISPLAY_POINT: argument 'body'"):
+        DISPLAY_POINT(sol, (0, 0, 0))
+    with pytest.raises(ValueError, match=r"DISPLAY_POINT: argument 'point\[2\]' is not finite"):
+        DISPLAY_POINT(b, (0, 0, float("nan")))
+
+
+def test_render_and_register_callback_do_nothing_but_check_their_arguments(outdir):
+    sol, b = resting_box(outdir)
+    assert RENDER(sol) is None and RENDER(sol, [b]) is None and RENDER(sol, b) is None
+    assert REGISTER_CALLBACK(lambda: 1) is None
+    assert sol.time == 0.0 and sol.ncon == 0
+    with pytest.raises(TypeError, match="RENDER: argument 'object'"):
+        RENDER(sol, [1])
+    with pytest.raises(TypeError, match="REGISTER_CALLBACK: argument 'callback'"):
+        REGISTER_CALLBACK(3)
