@@ -17,6 +17,7 @@ from .partition import *       # noqa: F401,F403
 from .meshgen import *         # noqa: F401,F403
 from .initial_state import *   # noqa: F401,F403
 from .compat import *          # noqa: F401,F403
+from .tetgen import *          # noqa: F401,F403
 from . import shapes as _shapes, model as _model, loads as _loads, constraints as _constraints
 from . import solvers as _solvers, run as _run, history as _history, fclib as _fclib
 from . import bases as _bases
@@ -25,6 +26,7 @@ from . import partition as _partition
 from . import meshgen as _meshgen
 from . import initial_state as _initial_state
 from . import compat as _compat
+from . import tetgen as _tetgen
 from . import results          # noqa: F401  (solfec.results: h5py reader of output files)
 
 __version__ = "0.1.0"
@@ -32,4 +34,4 @@ __version__ = "0.1.0"
 __all__ = (_shapes.__all__ + _model.__all__ + _loads.__all__ + _constraints.__all__ +
            _solvers.__all__ + _run.__all__ + _history.__all__ + _fclib.__all__ +
            _bases.__all__ + _contact_method.__all__ + _partition.__all__ + _meshgen.__all__ +
-           _initial_state.__all__ + _compat.__all__)
+           _initial_state.__all__ + _compat.__all__ + _tetgen.__all__)

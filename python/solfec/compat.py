@@ -1,13 +1,17 @@
-"""Solfec-1.0 routines (SOLFEC1-INTERFACE) that do no computation here: DISPLAY_POINT (kept
-on the body for the deck), RENDER and REGISTER_CALLBACK, which Solfec-1.0 itself ignores
-outside its viewer and in serial runs, and
+"""Solfec-1.0 routines (SOLFEC1-INTERFACE) outside the manual's chapters: BODY_MM_EXPORT
+(MatrixMarket files of a FINITE_ELEMENT body's mass and stiffness), and those that do no
+computation here: DISPLAY_POINT (kept on the body for the deck), RENDER and REGISTER_CALLBACK,
+which Solfec-1.0 itself ignores outside its viewer and in serial runs, and
 the routines this solfec does not provide, which raise NotImplementedError naming the routine
 and what to use instead (rather than a NameError in the middle of a deck)."""
 
+import os
+
 from . import _args as A
+from . import _solfec
 from .model import BODY, SOLFEC
 
-__all__ = ["DISPLAY_POINT", "RENDER", "REGISTER_CALLBACK", "TETRAHEDRALIZE", "ELLIP", "ELLIP_MESH", "MESH_SPLIT",
+__all__ = ["DISPLAY_POINT", "RENDER", "REGISTER_CALLBACK", "ELLIP", "ELLIP_MESH", "MESH_SPLIT",
            "RT_SPLIT", "SIMPLIFIED_CRACK", "FIELD", "SICONOS_SOLVER", "HYBRID_SOLVER",
            "SOLFEC_EXPORT", "MBFCP_EXPORT", "FRACTURE_EXPORT_YAFFEMS", "BODY_MM_EXPORT",
            "SET_DISPLACEMENT3", "SET_VELOCITY3", "SET_ACCELERATION3", "MESH2CONVEX"]
@@ -27,6 +31,47 @@ def DISPLAY_POINT(body, point, label=None):
     if not hasattr(body, "_display_points"):
         body._display_points = []
     body._display_points.append((label, tuple(X)))
+
+
+def _write_matrix_market(path, n, rows, cols, values, spd, routine, arg):
+    """A sparse n x n matrix in MatrixMarket coordinate format (1-based); spd: only the lower
+    triangle, flagged 'symmetric'."""
+    entries = sorted(((c, r, v) for r, c, v in zip(rows, cols, values) if not spd or r >= c))
+    d = os.path.dirname(os.path.abspath(path))
+    try:
+        os.makedirs(d, exist_ok=True)
+        with open(path, "w") as f:
+            f.write("%%MatrixMarket matrix coordinate real "
+                    f"{'symmetric' if spd else 'general'}\n")
+            f.write(f"% {routine}: written by solfec\n")
+            f.write(f"{n} {n} {len(entries)}\n")
+            for c, r, v in entries:
+                f.write(f"{r + 1} {c + 1} {v!r}\n")
+    except OSError as e:
+        raise ValueError(f"{routine}: cannot write argument '{arg}' = '{path}': "
+                         f"{e.strerror}") from None
+
+
+def BODY_MM_EXPORT(body, pathM, pathK, spdM="ON", spdK="ON"):
+    """BODY_MM_EXPORT(body, pathM, pathK | spdM, spdK): writes the mass matrix M (the lumped,
+    diagonal mass the time steppers use) and the tangent stiffness K = -d f_int / dq at the
+    current configuration of a FINITE_ELEMENT body (3N x 3N, N mesh nodes; at t = 0 the
+    referential stiffness) to MatrixMarket files (1-based coordinate format, readable by
+    scipy.io.mmread); with spdM / spdK 'ON' (default) only the lower triangle is written and
+    the matrix is flagged 'symmetric'. Returns None."""
+    r = "BODY_MM_EXPORT"
+    A.instance(body, BODY, r, "body")
+    pM, pK = A.string(pathM, r, "pathM"), A.string(pathK, r, "pathK")
+    sM, sK = A.onoff(spdM, r, "spdM"), A.onoff(spdK, r, "spdK")
+    if body.kind != "FINITE_ELEMENT":
+        raise ValueError(f"BODY_MM_EXPORT: body {body.id} is {body.kind} (argument 'body'); "
+                         f"pass a FINITE_ELEMENT body")
+    d = body._d
+    m = list(_solfec.fe_lumped_mass(d, body.id, r))
+    n = len(m)
+    _write_matrix_market(pM, n, range(n), range(n), m, sM, r, "pathM")
+    size, rows, cols, values = _solfec.fe_stiffness_triplets(d, body.id, r)
+    _write_matrix_market(pK, size, rows, cols, values, sK, r, "pathK")
 
 
 def RENDER(solfec, object=None):  # noqa: A002 (Solfec-1.0's keyword)
@@ -58,12 +103,10 @@ def _missing(name, instead):
     return routine
 
 
-TETRAHEDRALIZE = _missing(
-    "TETRAHEDRALIZE", "mesh the geometry with gmsh (or another mesher) and read the tetrahedra "
-    "with MESH_READ (docs/deck-language.md)")
 ELLIP = _missing("ELLIP", "ellipsoids are not supported; use SPHERE, CONVEX or HULL shapes "
                  "(SCALE a CONVEX approximation of a sphere for an ellipsoid)")
-ELLIP_MESH = _missing("ELLIP_MESH", "mesh the ellipsoid with gmsh and read it with MESH_READ")
+ELLIP_MESH = _missing("ELLIP_MESH", "mesh a surface of the ellipsoid with TETRAHEDRALIZE, or "
+                      "mesh it with gmsh and read it with MESH_READ")
 MESH_SPLIT = _missing("MESH_SPLIT", "split the geometry before meshing, or use PARTITION to "
                       "split a FINITE_ELEMENT body into glued parts")
 RT_SPLIT = _missing("RT_SPLIT", "run-time splitting of FINITE_ELEMENT bodies is not supported")
@@ -79,9 +122,6 @@ SOLFEC_EXPORT = _missing(
     "ParaView files (docs/output.md)")
 MBFCP_EXPORT = _missing("MBFCP_EXPORT", "the MBFCP format is not supported")
 FRACTURE_EXPORT_YAFFEMS = _missing("FRACTURE_EXPORT_YAFFEMS", "fracture export is not supported")
-BODY_MM_EXPORT = _missing(
-    "BODY_MM_EXPORT", "MODAL_ANALYSIS gives the modes of a FINITE_ELEMENT body; its matrices "
-    "are not exported")
 SET_DISPLACEMENT3 = _missing(
     "SET_DISPLACEMENT3", "call SET_DISPLACEMENT once per direction of the base (three "
     "constraints)")

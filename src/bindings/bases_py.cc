@@ -1,6 +1,6 @@
 // Reduced-basis binding: modal analysis, rigid modes, co-rotated displacements and the
-// reference stiffness / lumped mass / referential nodes of FINITE_ELEMENT bodies
-// (python/solfec/bases.py, initial_state.py).
+// reference and tangent stiffness / lumped mass / referential nodes of FINITE_ELEMENT bodies
+// (python/solfec/bases.py, initial_state.py, compat.py).
 #include <pybind11/eigen.h>
 #include <pybind11/pybind11.h>
 #include <pybind11/stl.h>
@@ -79,6 +79,22 @@ void DefineBases(py::module_& m) {
       },
       py::arg("domain"), py::arg("body"),
       "(form code, E (3N x n), evals) of a BC-RO / BC-MODAL body, None for other bodies");
+  m.def(
+      "fe_stiffness_triplets",
+      [](const domain::Domain& d, Id id, const std::string& routine) {
+        const body::SparseMat K = GetFeBody(d, id, routine).Stiffness(true);
+        std::vector<int> rows, cols;
+        std::vector<double> values;
+        for (int c = 0; c < K.outerSize(); ++c)
+          for (body::SparseMat::InnerIterator it(K, c); it; ++it) {
+            rows.push_back(static_cast<int>(it.row()));
+            cols.push_back(static_cast<int>(it.col()));
+            values.push_back(it.value());
+          }
+        return py::make_tuple(static_cast<int>(K.rows()), rows, cols, values);
+      },
+      py::arg("domain"), py::arg("body"), py::arg("routine") = "BODY_MM_EXPORT",
+      "(size, rows, cols, values) of the tangent stiffness K = -d f_int / dq at the current q");
   m.def(
       "fe_referential_nodes",
       [](const domain::Domain& d, Id id, const std::string& routine) {

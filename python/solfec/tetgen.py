@@ -1,0 +1,193 @@
+"""TETRAHEDRALIZE (Solfec-1.0): a tetrahedral MESH of the volume bounded by a MESH's boundary or
+by a surface file, made by TetGen's command-line mesher (Debian package `tetgen`, installed by
+cmake/setup.sh), with Solfec-1.0's switches (`-pQ`, `-a<volume>`, `-q<quality>`), and cached
+in a file: a readable cache is returned as is."""
+
+import os
+import shutil
+import subprocess
+import tempfile
+
+import numpy as np
+
+from . import _args as A
+from .meshfile import MIRROR, signed_volumes
+from .shapes import MESH, _ShapeObject
+
+__all__ = ["TETRAHEDRALIZE"]
+
+_R = "TETRAHEDRALIZE"
+_FILES = (".poly", ".smesh", ".stl", ".off", ".ply", ".mesh")  # what tetgen reads
+_CACHE_FORMAT = "solfec-tetrahedralize-1"
+
+
+def _read_table(path, first_cols):
+    """Rows of a TetGen output file (.node/.ele/.face) as an int or float array, '#' comments
+    skipped; the header's first `first_cols` numbers are returned too."""
+    rows = []
+    with open(path) as f:
+        for line in f:
+            line = line.split("#", 1)[0].split()
+            if line:
+                rows.append(line)
+    header = [int(x) for x in rows[0][:first_cols]]
+    return header, rows[1:]
+
+
+def _write_poly(path, mesh):
+    """The boundary of `mesh` as a TetGen .poly: its boundary nodes and one triangle facet per
+    boundary triangle (quadrilaterals split along a diagonal: facets must be planar), each
+    with the face's surface id as its marker."""
+    s = mesh._get(_R, "shape")
+    faces = s.mesh_boundary_faces()
+    if not faces:
+        raise ValueError("TETRAHEDRALIZE: the MESH (argument 'shape') has no boundary faces")
+    nodes = np.asarray(s.mesh_nodes(), dtype=float)
+    used = sorted({n for f, _ in faces for n in f})
+    index = {n: i + 1 for i, n in enumerate(used)}
+    tris = []
+    for f, sid in faces:
+        f = [index[n] for n in f]
+        tris += [(f[0], f[1], f[2], sid)] if len(f) == 3 else \
+            [(f[0], f[1], f[2], sid), (f[0], f[2], f[3], sid)]
+    with open(path, "w") as out:
+        out.write(f"{len(used)} 3 0 0\n")
+        for n in used:
+            x = nodes[n]
+            out.write(f"{index[n]} {x[0]!r} {x[1]!r} {x[2]!r}\n")
+        out.write(f"{len(tris)} 1\n")
+        for a, b, c, sid in tris:
+            out.write(f"1 0 {sid}\n3 {a} {b} {c}\n")
+        out.write("0\n0\n")
+
+
+def _run_tetgen(workdir, name, volume, quality):
+    exe = shutil.which("tetgen")
+    if exe is None:
+        raise RuntimeError("TETRAHEDRALIZE: the TetGen mesher (command 'tetgen') is not "
+                           "installed; run `bash cmake/setup.sh` or `apt-get install tetgen`")
+    switches = "-pQ"
+    if volume is not None:
+        switches += f"a{volume!r}"
+    if quality is not None:
+        switches += f"q{quality!r}"
+    p = subprocess.run([exe, switches, name], cwd=workdir, capture_output=True, text=True)
+    base = os.path.join(workdir, os.path.splitext(name)[0] + ".1")
+    if p.returncode != 0 or not os.path.isfile(base + ".ele"):
+        msg = (p.stdout + p.stderr).strip().splitlines()
+        raise RuntimeError(f"TETRAHEDRALIZE: mesh generation has failed (tetgen {switches}: "
+                           f"{' / '.join(msg[-3:]) if msg else 'no output'}); check that the "
+                           f"surface is closed and does not intersect itself")
+    return base
+
+
+def _mesh_arrays(base, volid, surid, markers):
+    """(nodes (n, 3), tets (m, 4) outward-numbered, faces (k, 3), sids (k,)) of TetGen's output."""
+    (nn,), rows = _read_table(base + ".node", 1)
+    ids = [int(r[0]) for r in rows[:nn]]
+    X = np.array([[float(v) for v in r[1:4]] for r in rows[:nn]])
+    where = {i: k for k, i in enumerate(ids)}  # tetgen numbers from 0 or 1 (as its input)
+    (ne,), rows = _read_table(base + ".ele", 1)
+    T = np.array([[where[int(v)] for v in r[1:5]] for r in rows[:ne]], dtype=np.int64)
+    vol = signed_volumes(X, T)
+    flip = vol < 0
+    T[flip] = T[flip][:, list(MIRROR[4])]
+    (nf,), rows = _read_table(base + ".face", 1)
+    F = np.array([[where[int(v)] for v in r[1:4]] for r in rows[:nf]], dtype=np.int64)
+    if surid is not None:
+        S = np.full(len(F), surid, dtype=np.int64)
+    elif markers:
+        S = np.array([int(r[4]) if len(r) > 4 else 0 for r in rows[:nf]], dtype=np.int64)
+    else:
+        S = np.zeros(len(F), dtype=np.int64)
+    return X, T, np.full(len(T), volid, dtype=np.int64), F, S
+
+
+def _save_cache(path, X, T, V, F, S):
+    d = os.path.dirname(os.path.abspath(path))
+    os.makedirs(d, exist_ok=True)
+    with open(path, "wb") as f:  # np.savez to a handle: the name is kept as given
+        np.savez(f, format=np.array(_CACHE_FORMAT), nodes=X, tets=T, volids=V, faces=F,
+                 surfids=S)
+
+
+def _load_cache(path):
+    """The cached arrays, or None when `path` is not a readable cache."""
+    if not os.path.isfile(path):
+        return None
+    try:
+        with np.load(path, allow_pickle=False) as z:
+            if str(z["format"]) != _CACHE_FORMAT:
+                return None
+            return z["nodes"], z["tets"], z["volids"], z["faces"], z["surfids"]
+    except (OSError, ValueError, KeyError):
+        return None
+
+
+def _to_mesh(X, T, V, F, S):
+    elements = []
+    for t, v in zip(T.tolist(), V.tolist()):
+        elements += [4, *t, v]
+    surfids = [0]
+    for f, s in zip(F.tolist(), S.tolist()):
+        surfids += [3, *f, s]
+    return MESH(X.ravel().tolist(), elements, surfids)
+
+
+def TETRAHEDRALIZE(shape, path, volume=None, quality=None, volid=None, surid=None):
+    """TETRAHEDRALIZE(shape, path | volume, quality, volid, surid): a MESH of tetrahedra filling
+    the volume bounded by `shape`, a MESH (its boundary faces; not emptied) or the path of a
+    surface file TetGen reads (.poly, .smesh, .stl, .off, .ply, .mesh). `volume` [m^3] bounds
+    the tetrahedra's volume, `quality` (> 1) their radius-edge ratio (TetGen's -a and -q);
+    `volid` is the elements' volume id (default: the MESH's first element's, else 0); `surid`
+    the id of every boundary face (default: the MESH's face ids, or a .poly/.smesh file's facet
+    markers, else 0). The mesh is cached in the file `path`: when `path` holds such a cache it
+    is returned and the other arguments are not used."""
+    cached = _load_cache(A.string(path, _R, "path"))
+    if cached is not None:
+        return _to_mesh(*cached)
+    if isinstance(shape, _ShapeObject):
+        if not isinstance(shape, MESH):
+            raise TypeError(f"TETRAHEDRALIZE: argument 'shape' must be a MESH or the path of a "
+                            f"surface file, got {type(shape).__name__}")
+        shape._get(_R, "shape")
+    elif isinstance(shape, (str, os.PathLike)):
+        shape = os.fspath(shape)
+        ext = os.path.splitext(shape)[1].lower()
+        if ext not in _FILES:
+            raise ValueError(f"TETRAHEDRALIZE: argument 'shape' = '{shape}' is not a file TetGen "
+                             f"reads (extensions {', '.join(_FILES)})")
+        if not os.path.isfile(shape):
+            raise ValueError(f"TETRAHEDRALIZE: argument 'shape': file '{shape}' does not exist")
+    else:
+        raise TypeError(f"TETRAHEDRALIZE: argument 'shape' must be a MESH or the path of a "
+                        f"surface file, got {type(shape).__name__}")
+    if volume is not None:
+        volume = A.number(volume, _R, "volume")
+        if not volume > 0:
+            raise ValueError(f"TETRAHEDRALIZE: argument 'volume' must be > 0, got {volume}")
+    if quality is not None:
+        quality = A.number(quality, _R, "quality")
+        if not quality > 1:
+            raise ValueError(f"TETRAHEDRALIZE: argument 'quality' must be > 1 (a radius-edge "
+                             f"ratio bound), got {quality}")
+    if volid is not None:
+        volid = A.integer(volid, _R, "volid")
+    if surid is not None:
+        surid = A.integer(surid, _R, "surid")
+    with tempfile.TemporaryDirectory(prefix="tetrahedralize") as tmp:
+        if isinstance(shape, MESH):
+            name = "surface.poly"
+            _write_poly(os.path.join(tmp, name), shape)
+            markers = True
+            if volid is None:
+                volid = shape._get(_R).mesh_elements()[0][1]
+        else:
+            ext = os.path.splitext(shape)[1].lower()
+            name = "surface" + ext
+            shutil.copyfile(shape, os.path.join(tmp, name))
+            markers = ext in (".poly", ".smesh")
+        base = _run_tetgen(tmp, name, volume, quality)
+        arrays = _mesh_arrays(base, 0 if volid is None else volid, surid, markers)
+    _save_cache(path, *arrays)
+    return _to_mesh(*arrays)

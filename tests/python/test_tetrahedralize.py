@@ -1,0 +1,145 @@
+"""TETRAHEDRALIZE (Solfec-1.0, docs/deck-language.md): TetGen tetrahedral meshes of a MESH's
+boundary or of a surface file, their volume, surface and volume ids, the volume and quality
+bounds, the cache, a body made of one, and argument errors."""
+
+import os
+import shutil
+
+import numpy as np
+import pytest
+
+from solfec import *  # noqa: F401,F403
+from solfec.meshfile import signed_volumes
+
+pytestmark = pytest.mark.skipif(shutil.which("tetgen") is None,
+                                reason="TetGen not installed (bash cmake/setup.sh installs it)")
+
+CUBE = [0, 0, 0, 1, 0, 0, 1, 1, 0, 0, 1, 0, 0, 0, 1, 1, 0, 1, 1, 1, 1, 0, 1, 1]
+# HEX surfids order: z-min, y-min, x-max, y-max, x-min, z-max
+SIDS = [11, 12, 13, 14, 15, 16]
+
+
+def arrays(mesh):
+    s = mesh._get()
+    X = np.array(s.mesh_nodes())
+    els = s.mesh_elements()
+    return X, np.array([e for e, _ in els]), [v for _, v in els], s.mesh_boundary_faces()
+
+
+def radius_edge_ratios(X, T):
+    """Circumradius over shortest edge of every tetrahedron (TetGen's -q measure)."""
+    out = []
+    for t in T:
+        p = X[t]
+        A = 2 * (p[1:] - p[0])
+        b = (p[1:] ** 2).sum(1) - (p[0] ** 2).sum()
+        c = np.linalg.solve(A, b)
+        r = np.linalg.norm(c - p[0])
+        edges = [np.linalg.norm(p[i] - p[j]) for i in range(4) for j in range(i + 1, 4)]
+        out.append(r / min(edges))
+    return np.array(out)
+
+
+def test_cube_mesh_fills_the_volume_keeps_face_ids_and_obeys_the_bounds(tmp_path):
+    hexes = HEX(CUBE, 2, 2, 2, 7, SIDS)
+    m = TETRAHEDRALIZE(hexes, str(tmp_path / "cube.mesh"), volume=0.01, quality=1.5)
+    X, T, V, faces = arrays(m)
+    assert T.shape[1] == 4 and len(T) > 100
+    vol = signed_volumes(X, T)
+    assert vol.min() > 0
+    assert vol.sum() == pytest.approx(1.0, rel=1e-12)  # the unit cube, to round-off
+    assert vol.max() <= 0.01 * (1 + 1e-12)
+    # TetGen's Delaunay refinement meets the radius-edge bound on this cube
+    assert radius_edge_ratios(X, T).max() <= 1.5 + 1e-9
+    assert set(V) == {7}  # the MESH's volume id
+    # every boundary face lies on the cube face of its id
+    axis = {11: (2, 0), 12: (1, 0), 13: (0, 1), 14: (1, 1), 15: (0, 0), 16: (2, 1)}
+    assert {s for _, s in faces} == set(SIDS)
+    for f, s in faces:
+        i, v = axis[s]
+        np.testing.assert_allclose(X[list(f), i], v, atol=1e-14)
+    assert sum(1 for _ in faces) >= 6 * 8  # at least the 48 split quads' triangles
+    MASS_CENTER(hexes)  # the input MESH is not emptied
+
+
+def test_the_cache_is_returned_whatever_the_arguments(tmp_path):
+    path = str(tmp_path / "sub" / "mesh.dat")
+    a = TETRAHEDRALIZE(HEX(CUBE, 1, 1, 1, 1, SIDS), path, volume=0.05)
+    assert os.path.isfile(path)
+    b = TETRAHEDRALIZE(HEX(CUBE, 3, 3, 3, 2, SIDS), path, volume=0.001, volid=9)
+    Xa, Ta, Va, _ = arrays(a)
+    Xb, Tb, Vb, _ = arrays(b)
+    np.testing.assert_array_equal(Xa, Xb)
+    np.testing.assert_array_equal(Ta, Tb)
+    assert Va == Vb
+    # a file that is not a cache is meshed over
+    other = tmp_path / "notes.txt"
+    other.write_text("not a mesh")
+    c = TETRAHEDRALIZE(HEX(CUBE, 1, 1, 1, 1, SIDS), str(other), volume=0.05)
+    assert c.nelem > 0 and other.read_bytes()[:2] == b"PK"
+
+
+def stl_cube(path, size=2.0):
+    """An ASCII STL of the cube [0, size]^3 (12 outward triangles)."""
+    v = np.array([[0, 0, 0], [1, 0, 0], [1, 1, 0], [0, 1, 0],
+                  [0, 0, 1], [1, 0, 1], [1, 1, 1], [0, 1, 1]], float) * size
+    quads = [(0, 3, 2, 1), (4, 5, 6, 7), (0, 1, 5, 4), (1, 2, 6, 5), (2, 3, 7, 6), (3, 0, 4, 7)]
+    with open(path, "w") as f:
+        f.write("solid cube\n")
+        for q in quads:
+            for t in ((q[0], q[1], q[2]), (q[0], q[2], q[3])):
+                n = np.cross(v[t[1]] - v[t[0]], v[t[2]] - v[t[0]])
+                f.write(f"facet normal {n[0]} {n[1]} {n[2]}\n outer loop\n")
+                for i in t:
+                    f.write(f"  vertex {v[i][0]} {v[i][1]} {v[i][2]}\n")
+                f.write(" endloop\nendfacet\n")
+        f.write("endsolid cube\n")
+
+
+def test_stl_file_gives_ids_from_the_arguments(tmp_path):
+    stl = tmp_path / "cube.stl"
+    stl_cube(stl)
+    m = TETRAHEDRALIZE(str(stl), str(tmp_path / "c"), volume=0.2, volid=3, surid=5)
+    X, T, V, faces = arrays(m)
+    assert signed_volumes(X, T).sum() == pytest.approx(8.0, rel=1e-12)
+    assert set(V) == {3} and {s for _, s in faces} == {5}
+    m = TETRAHEDRALIZE(str(stl), str(tmp_path / "d"))  # defaults: ids 0, no volume bound
+    _, _, V, faces = arrays(m)
+    assert set(V) == {0} and {s for _, s in faces} == {0}
+
+
+def test_a_body_of_the_mesh_has_the_mass_of_the_volume_and_falls_freely(outdir, tmp_path):
+    sol = SOLFEC("DYNAMIC", 1e-3, outdir)
+    sol.verbose = "OFF"
+    GRAVITY(sol, (0, 0, -10))
+    mat = BULK_MATERIAL(sol, young=1e7, poisson=0.3, density=500)
+    m = TETRAHEDRALIZE(HEX(CUBE, 1, 1, 1, 1, SIDS), str(tmp_path / "m"), volume=0.05)
+    b = BODY(sol, "FINITE_ELEMENT", m, mat)
+    assert b.mass == pytest.approx(500.0, rel=1e-12)
+    RUN(sol, GAUSS_SEIDEL_SOLVER(1e-8, 100), 0.01)
+    np.testing.assert_allclose(MASS_CENTER(b), (0.5, 0.5, 0.5 - 5 * sol.time ** 2), atol=1e-9)
+
+
+def test_bad_arguments_raise_clear_errors(tmp_path):
+    cube = HEX(CUBE, 1, 1, 1, 1, SIDS)
+    p = str(tmp_path / "x")
+    with pytest.raises(ValueError, match="TETRAHEDRALIZE: argument 'volume' must be > 0"):
+        TETRAHEDRALIZE(cube, p, volume=0.0)
+    with pytest.raises(ValueError, match="TETRAHEDRALIZE: argument 'quality' must be > 1"):
+        TETRAHEDRALIZE(cube, p, quality=1.0)
+    with pytest.raises(TypeError, match="TETRAHEDRALIZE: argument 'shape' must be a MESH"):
+        TETRAHEDRALIZE(SPHERE((0, 0, 0), 1, 1, 1), p)
+    with pytest.raises(ValueError, match="does not exist"):
+        TETRAHEDRALIZE(str(tmp_path / "none.stl"), p)
+    with pytest.raises(ValueError, match="is not a file TetGen reads"):
+        TETRAHEDRALIZE(str(tmp_path / "a.txt"), p)
+    with pytest.raises(TypeError, match="TETRAHEDRALIZE: argument 'path'"):
+        TETRAHEDRALIZE(cube, 3)
+    # an open surface (one facet of the cube missing): TetGen fails, the error says so
+    stl = tmp_path / "open.stl"
+    stl_cube(stl)
+    text = stl.read_text().split("facet normal")
+    stl.write_text("facet normal".join(text[:-2]) + "endsolid cube\n")
+    with pytest.raises(RuntimeError, match="TETRAHEDRALIZE: mesh generation has failed"):
+        TETRAHEDRALIZE(str(stl), p)
+    assert not os.path.exists(p)  # no cache of a failure
