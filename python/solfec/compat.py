@@ -14,7 +14,7 @@ from .model import BODY, SOLFEC
 __all__ = ["DISPLAY_POINT", "RENDER", "REGISTER_CALLBACK", "ELLIP", "ELLIP_MESH", "MESH_SPLIT",
            "RT_SPLIT", "SIMPLIFIED_CRACK", "FIELD", "SICONOS_SOLVER", "HYBRID_SOLVER",
            "SOLFEC_EXPORT", "MBFCP_EXPORT", "FRACTURE_EXPORT_YAFFEMS", "BODY_MM_EXPORT",
-           "SET_DISPLACEMENT3", "SET_VELOCITY3", "SET_ACCELERATION3", "MESH2CONVEX"]
+           "SET_DISPLACEMENT3", "SET_VELOCITY3", "SET_ACCELERATION3"]
 
 
 def DISPLAY_POINT(body, point, label=None):
@@ -130,6 +130,3 @@ SET_VELOCITY3 = _missing(
 SET_ACCELERATION3 = _missing(
     "SET_ACCELERATION3", "call SET_ACCELERATION once per direction of the base (three "
     "constraints)")
-MESH2CONVEX = _missing(
-    "MESH2CONVEX", "give the MESH to a FINITE_ELEMENT BODY, or build the convexes with "
-    "CONVEX/HULL from the element nodes (MESH.node(n))")

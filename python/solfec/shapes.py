@@ -1,6 +1,6 @@
 """Geometric objects and shape routines of the deck language (manual 4.1.1-4.1.3, 4.4):
 CONVEX, HULL, SPHERE, MESH, HEX, ROUGH_HEX, MESH_READ, BEND, COPY, TRANSLATE, ROTATE, SCALE,
-SPLIT, MASS_CENTER, and Solfec-1.0's OVERLAPPING."""
+SPLIT, MASS_CENTER, and Solfec-1.0's OVERLAPPING and MESH2CONVEX."""
 
 from . import _args as A
 from . import _state
@@ -8,7 +8,8 @@ from ._solfec import Shape as _Shape
 from . import _solfec
 
 __all__ = ["CONVEX", "HULL", "SPHERE", "MESH", "HEX", "ROUGH_HEX", "MESH_READ", "BEND", "COPY",
-           "TRANSLATE", "ROTATE", "SCALE", "SPLIT", "MASS_CENTER", "OVERLAPPING"]
+           "TRANSLATE", "ROTATE", "SCALE", "SPLIT", "MASS_CENTER", "OVERLAPPING",
+           "MESH2CONVEX"]
 
 
 class _ShapeObject:
@@ -363,6 +364,17 @@ def MASS_CENTER(shape):
     for o in _objects(shape, "MASS_CENTER"):
         whole.append(o._get("MASS_CENTER").copy())
     return tuple(whole.mass_center())
+
+
+def MESH2CONVEX(mesh):
+    """MESH2CONVEX(mesh): a CONVEX object holding one convex per element of the MESH (element
+    faces on the mesh boundary keep their surface ids, the others get the mesh's default one;
+    elements sharing a face are neighbours); the MESH is not emptied."""
+    r = "MESH2CONVEX"
+    if not isinstance(mesh, MESH):
+        raise TypeError(f"MESH2CONVEX: argument 'mesh' must be a MESH, got "
+                        f"{type(mesh).__name__}")
+    return CONVEX._wrap(mesh._get(r, "mesh").mesh_to_convexes())
 
 
 def OVERLAPPING(obstacles, shapes, option=None, gap=0.0):

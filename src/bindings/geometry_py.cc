@@ -182,6 +182,16 @@ void DefineGeometry(py::module_& m) {
              }
              return out;
            })
+      .def("mesh_to_convexes",
+           [](const Shape& s) {  // MESH2CONVEX: every element of every mesh as a convex
+             Shape out;
+             for (const geometry::Mesh& m : s.meshes) {
+               Shape part;
+               part.convexes = m.ToConvexes();
+               out.Append(std::move(part));
+             }
+             return out;
+           })
       .def("mesh_boundary_faces",
            [](const Shape& s) {  // [(node indices), surfid] of the first mesh's boundary
              py::list out;

@@ -25,8 +25,7 @@ std::vector<Piece> Pieces(const geometry::Shape& s) {
   for (const Convex& c : s.convexes) out.push_back({c, c.Bounds()});
   for (const Sphere& sp : s.spheres) out.push_back({sp, sp.Bounds()});
   for (const geometry::Mesh& m : s.meshes)
-    for (int e = 0; e < static_cast<int>(m.elements.size()); ++e) {
-      Convex c = m.ElementConvex(e);
+    for (Convex& c : m.ToConvexes()) {  // one pass over the mesh's face tables
       const geometry::Aabb box = c.Bounds();
       out.push_back({std::move(c), box});
     }

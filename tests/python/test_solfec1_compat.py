@@ -30,7 +30,7 @@ UNPHYSICAL_PENETRATION VELOCITY VIEWER WARNINGS XDMF_EXPORT""".split()
 MISSING = ["ELLIP", "ELLIP_MESH", "MESH_SPLIT", "RT_SPLIT", "SIMPLIFIED_CRACK",
            "FIELD", "SICONOS_SOLVER", "HYBRID_SOLVER", "SOLFEC_EXPORT", "MBFCP_EXPORT",
            "FRACTURE_EXPORT_YAFFEMS", "SET_DISPLACEMENT3", "SET_VELOCITY3",
-           "SET_ACCELERATION3", "MESH2CONVEX"]
+           "SET_ACCELERATION3"]
 
 
 def test_every_solfec_1_0_routine_is_a_deck_builtin(run_solfec):
@@ -180,3 +180,22 @@ def test_body_mm_export_writes_the_lumped_mass_and_the_tangent_stiffness(outdir,
         BODY_MM_EXPORT(BODY(sol, "RIGID", box(3, 0, 0, 1, 1, 1), mat), pm, pk)
     with pytest.raises(ValueError, match="BODY_MM_EXPORT: unknown value 'YES' of argument 'spdK'"):
         BODY_MM_EXPORT(b, pm, pk, spdK="YES")
+
+
+def test_mesh2convex_gives_one_convex_per_element_with_the_mesh_volume(outdir):
+    cube = [0, 0, 0, 1, 0, 0, 1, 1, 0, 0, 1, 0, 0, 0, 1, 1, 0, 1, 1, 1, 1, 0, 1, 1]
+    m = HEX(cube, 2, 3, 1, 1, [1, 2, 3, 4, 5, 6])
+    c = MESH2CONVEX(m)
+    assert isinstance(c, CONVEX) and c._get().num_convexes == 6
+    assert c._get().volume() == pytest.approx(1.0, rel=1e-14)
+    np.testing.assert_allclose(MASS_CENTER(c), (0.5, 0.5, 0.5), atol=1e-14)
+    assert m.nelem == 6  # the MESH is kept
+    # a RIGID body of the convexes has the mesh's inertia: a unit cube's 1/6 m about its axes
+    sol = SOLFEC("DYNAMIC", 1e-3, outdir)
+    mat = BULK_MATERIAL(sol, young=1e9, poisson=0.25, density=10.0)
+    b = BODY(sol, "RIGID", c, mat)
+    assert b.mass == pytest.approx(10.0, rel=1e-14)
+    np.testing.assert_allclose(np.diag(np.reshape(b.tensor, (3, 3))), [10.0 / 6] * 3,
+                               rtol=1e-12)
+    with pytest.raises(TypeError, match="MESH2CONVEX: argument 'mesh' must be a MESH"):
+        MESH2CONVEX(box(0, 0, 0, 1, 1, 1))
