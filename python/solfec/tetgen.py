@@ -1,7 +1,8 @@
 """TETRAHEDRALIZE (Solfec-1.0): a tetrahedral MESH of the volume bounded by a MESH's boundary or
 by a surface file, made by TetGen's command-line mesher (Debian package `tetgen`, installed by
 cmake/setup.sh), with Solfec-1.0's switches (`-pQ`, `-a<volume>`, `-q<quality>`), and cached
-in a file: a readable cache is returned as is."""
+in a file: a readable cache is returned as is. ELLIP_MESH (Solfec-1.0): a tetrahedral MESH of
+an ellipsoid, its surface a subdivided icosahedron within a given distance of the ellipsoid."""
 
 import os
 import shutil
@@ -14,7 +15,7 @@ from . import _args as A
 from .meshfile import MIRROR, signed_volumes
 from .shapes import MESH, _ShapeObject
 
-__all__ = ["TETRAHEDRALIZE"]
+__all__ = ["TETRAHEDRALIZE", "ELLIP_MESH"]
 
 _R = "TETRAHEDRALIZE"
 _FILES = (".poly", ".smesh", ".stl", ".off", ".ply", ".mesh")  # what tetgen reads
@@ -34,8 +35,21 @@ def _read_table(path, first_cols):
     return header, rows[1:]
 
 
-def _write_poly(path, mesh):
-    """The boundary of `mesh` as a TetGen .poly: its boundary nodes and one triangle facet per
+def _write_poly(path, points, tris):
+    """A TetGen .poly of the triangles `tris` [(a, b, c, marker), ...] (0-based indices into
+    `points`), one facet each, with its marker."""
+    with open(path, "w") as out:
+        out.write(f"{len(points)} 3 0 0\n")
+        for i, x in enumerate(points):
+            out.write(f"{i + 1} {float(x[0])!r} {float(x[1])!r} {float(x[2])!r}\n")
+        out.write(f"{len(tris)} 1\n")
+        for a, b, c, sid in tris:
+            out.write(f"1 0 {sid}\n3 {a + 1} {b + 1} {c + 1}\n")
+        out.write("0\n0\n")
+
+
+def _write_mesh_boundary(path, mesh):
+    """The boundary of `mesh` as a .poly: its boundary nodes and one triangle facet per
     boundary triangle (quadrilaterals split along a diagonal: facets must be planar), each
     with the face's surface id as its marker."""
     s = mesh._get(_R, "shape")
@@ -44,29 +58,21 @@ def _write_poly(path, mesh):
         raise ValueError("TETRAHEDRALIZE: the MESH (argument 'shape') has no boundary faces")
     nodes = np.asarray(s.mesh_nodes(), dtype=float)
     used = sorted({n for f, _ in faces for n in f})
-    index = {n: i + 1 for i, n in enumerate(used)}
+    index = {n: i for i, n in enumerate(used)}
     tris = []
     for f, sid in faces:
         f = [index[n] for n in f]
         tris += [(f[0], f[1], f[2], sid)] if len(f) == 3 else \
             [(f[0], f[1], f[2], sid), (f[0], f[2], f[3], sid)]
-    with open(path, "w") as out:
-        out.write(f"{len(used)} 3 0 0\n")
-        for n in used:
-            x = nodes[n]
-            out.write(f"{index[n]} {x[0]!r} {x[1]!r} {x[2]!r}\n")
-        out.write(f"{len(tris)} 1\n")
-        for a, b, c, sid in tris:
-            out.write(f"1 0 {sid}\n3 {a} {b} {c}\n")
-        out.write("0\n0\n")
+    _write_poly(path, nodes[used], tris)
 
 
-def _run_tetgen(workdir, name, volume, quality):
+def _run_tetgen(workdir, name, volume, quality, routine=_R, keep_surface=False):
     exe = shutil.which("tetgen")
     if exe is None:
-        raise RuntimeError("TETRAHEDRALIZE: the TetGen mesher (command 'tetgen') is not "
-                           "installed; run `bash cmake/setup.sh` or `apt-get install tetgen`")
-    switches = "-pQ"
+        raise RuntimeError(f"{routine}: the TetGen mesher (command 'tetgen') is not "
+                           f"installed; run `bash cmake/setup.sh` or `apt-get install tetgen`")
+    switches = "-pQ" + ("Y" if keep_surface else "")  # Y: no points added on the surface
     if volume is not None:
         switches += f"a{volume!r}"
     if quality is not None:
@@ -75,7 +81,7 @@ def _run_tetgen(workdir, name, volume, quality):
     base = os.path.join(workdir, os.path.splitext(name)[0] + ".1")
     if p.returncode != 0 or not os.path.isfile(base + ".ele"):
         msg = (p.stdout + p.stderr).strip().splitlines()
-        raise RuntimeError(f"TETRAHEDRALIZE: mesh generation has failed (tetgen {switches}: "
+        raise RuntimeError(f"{routine}: mesh generation has failed (tetgen {switches}: "
                            f"{' / '.join(msg[-3:]) if msg else 'no output'}); check that the "
                            f"surface is closed and does not intersect itself")
     return base
@@ -178,7 +184,7 @@ def TETRAHEDRALIZE(shape, path, volume=None, quality=None, volid=None, surid=Non
     with tempfile.TemporaryDirectory(prefix="tetrahedralize") as tmp:
         if isinstance(shape, MESH):
             name = "surface.poly"
-            _write_poly(os.path.join(tmp, name), shape)
+            _write_mesh_boundary(os.path.join(tmp, name), shape)
             markers = True
             if volid is None:
                 volid = shape._get(_R).mesh_elements()[0][1]
@@ -190,4 +196,74 @@ def TETRAHEDRALIZE(shape, path, volume=None, quality=None, volid=None, surid=Non
         base = _run_tetgen(tmp, name, volume, quality)
         arrays = _mesh_arrays(base, 0 if volid is None else volid, surid, markers)
     _save_cache(path, *arrays)
+    return _to_mesh(*arrays)
+
+
+def _icosphere(level):
+    """Unit-sphere points and outward triangles of an icosahedron subdivided `level` times."""
+    t = (1 + 5 ** 0.5) / 2
+    P = [(-1, t, 0), (1, t, 0), (-1, -t, 0), (1, -t, 0), (0, -1, t), (0, 1, t), (0, -1, -t),
+         (0, 1, -t), (t, 0, -1), (t, 0, 1), (-t, 0, -1), (-t, 0, 1)]
+    P = [np.asarray(p, float) / np.linalg.norm(p) for p in P]
+    F = [(0, 11, 5), (0, 5, 1), (0, 1, 7), (0, 7, 10), (0, 10, 11), (1, 5, 9), (5, 11, 4),
+         (11, 10, 2), (10, 7, 6), (7, 1, 8), (3, 9, 4), (3, 4, 2), (3, 2, 6), (3, 6, 8),
+         (3, 8, 9), (4, 9, 5), (2, 4, 11), (6, 2, 10), (8, 6, 7), (9, 8, 1)]
+    for _ in range(level):
+        mid, G = {}, []
+
+        def middle(a, b):
+            key = (min(a, b), max(a, b))
+            if key not in mid:
+                m = P[a] + P[b]
+                P.append(m / np.linalg.norm(m))
+                mid[key] = len(P) - 1
+            return mid[key]
+        for a, b, c in F:
+            ab, bc, ca = middle(a, b), middle(b, c), middle(c, a)
+            G += [(a, ab, ca), (b, bc, ab), (c, ca, bc), (ab, bc, ca)]
+        F = G
+    return np.array(P), F
+
+
+def _surface_error(P, F, center, radii):
+    """Largest distance, over the triangles, between the centroid of a triangle of the mapped
+    icosphere and the ellipsoid point on the same unit-sphere ray (the chord's sagitta)."""
+    T = P[np.array(F)]
+    c = T.mean(axis=1)
+    d = c / np.linalg.norm(c, axis=1)[:, None]
+    r = np.asarray(radii)
+    return float(np.linalg.norm((d - c) * r, axis=1).max())
+
+
+def ELLIP_MESH(center, radii, error, volid, surfid):
+    """ELLIP_MESH(center, radii, error, volid, surfid): a tetrahedral MESH of the ellipsoid
+    centred at `center` with semi-axes `radii` along x, y, z [m]: its surface triangles (a
+    subdivided icosahedron mapped onto the ellipsoid) lie within `error` [m] of the ellipsoid
+    (the sagitta at their centroids), the inside is meshed by TetGen (radius-edge ratio
+    <= 2, no points added on the surface: every boundary node lies on the ellipsoid); elements
+    get `volid`, boundary faces `surfid`."""
+    r = "ELLIP_MESH"
+    c = A.vec3(center, r, "center")
+    rad = A.vec3(radii, r, "radii")
+    if not all(x > 0 for x in rad):
+        raise ValueError(f"ELLIP_MESH: argument 'radii' must be positive, got {tuple(rad)}")
+    e = A.number(error, r, "error")
+    if not e > 0:
+        raise ValueError(f"ELLIP_MESH: argument 'error' must be > 0, got {e}")
+    if e < 1e-4 * min(rad):
+        raise ValueError(f"ELLIP_MESH: argument 'error' = {e} is below 1e-4 times the "
+                         f"smallest radius: the surface would need over 10^6 triangles")
+    volid = A.integer(volid, r, "volid")
+    surfid = A.integer(surfid, r, "surfid")
+    level = 0
+    while True:
+        P, F = _icosphere(level)
+        if _surface_error(P, F, c, rad) <= e:
+            break
+        level += 1
+    X = np.asarray(c) + P * np.asarray(rad)
+    with tempfile.TemporaryDirectory(prefix="ellip_mesh") as tmp:
+        _write_poly(os.path.join(tmp, "ellip.poly"), X, [(a, b, cc, surfid) for a, b, cc in F])
+        base = _run_tetgen(tmp, "ellip.poly", None, 2.0, r, keep_surface=True)
+        arrays = _mesh_arrays(base, volid, surfid, True)
     return _to_mesh(*arrays)

@@ -143,3 +143,39 @@ def test_bad_arguments_raise_clear_errors(tmp_path):
     with pytest.raises(RuntimeError, match="TETRAHEDRALIZE: mesh generation has failed"):
         TETRAHEDRALIZE(str(stl), p)
     assert not os.path.exists(p)  # no cache of a failure
+
+
+@pytest.mark.parametrize("error", [0.05, 0.01])
+def test_ellip_mesh_lies_within_the_error_of_the_ellipsoid(error):
+    c, r = np.array([1.0, 2.0, 3.0]), np.array([1.0, 0.5, 0.3])
+    m = ELLIP_MESH(tuple(c), tuple(r), error, 4, 7)
+    X, T, V, faces = arrays(m)
+    vol = signed_volumes(X, T)
+    assert vol.min() > 0 and set(V) == {4} and {s for _, s in faces} == {7}
+    # boundary nodes on the ellipsoid, interior nodes inside
+    on = sorted({n for f, _ in faces for n in f})
+    q = np.sum(((X - c) / r) ** 2, axis=1)
+    np.testing.assert_allclose(q[on], 1.0, atol=1e-12)
+    assert np.all(q <= 1 + 1e-12)
+    # the inscribed polyhedron's volume: below the ellipsoid's by at most its surface times
+    # the error (each surface triangle within `error` of the ellipsoid)
+    exact = 4 / 3 * np.pi * r.prod()
+    area = 4 * np.pi * ((r[0] * r[1]) ** 1.6 + (r[0] * r[2]) ** 1.6 +
+                        (r[1] * r[2]) ** 1.6) ** (1 / 1.6) / 3 ** (1 / 1.6)  # Thomsen, 1%
+    assert exact - 1.02 * area * error <= vol.sum() < exact
+    # face centroids within the error of the ellipsoid along their ray from the centre
+    for f, _ in faces:
+        g = X[list(f)].mean(axis=0) - c
+        s = 1 / np.sqrt(np.sum((g / r) ** 2))  # g * s lies on the ellipsoid
+        assert np.linalg.norm(g * (s - 1)) <= error * (1 + 1e-9)
+
+
+def test_ellip_mesh_errors():
+    with pytest.raises(ValueError, match="ELLIP_MESH: argument 'error' must be > 0"):
+        ELLIP_MESH((0, 0, 0), (1, 1, 1), 0.0, 1, 1)
+    with pytest.raises(ValueError, match="ELLIP_MESH: argument 'radii' must be positive"):
+        ELLIP_MESH((0, 0, 0), (1, -1, 1), 0.1, 1, 1)
+    with pytest.raises(ValueError, match="below 1e-4 times the smallest radius"):
+        ELLIP_MESH((0, 0, 0), (1, 1, 1), 1e-6, 1, 1)
+    with pytest.raises(TypeError, match="ELLIP_MESH: argument 'volid'"):
+        ELLIP_MESH((0, 0, 0), (1, 1, 1), 0.1, 1.5, 1)
