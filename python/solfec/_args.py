@@ -109,3 +109,23 @@ def callable_(v, routine, arg):
     if not callable(v):
         raise TypeError(f"{routine}: argument '{arg}' must be callable, got {_typename(v)}")
     return v
+
+
+def keyword_aliases(routine, **aliases):
+    """Decorator: the keyword `alias` is accepted for the argument `name` (aliases given as
+    alias="name"): Solfec-1.0's keyword spellings where this solfec follows the manual's.
+    Passing both raises TypeError naming the routine."""
+    import functools
+
+    def wrap(f):
+        @functools.wraps(f)
+        def call(*args, **kw):
+            for alias, name in aliases.items():
+                if alias in kw:
+                    if name in kw:
+                        raise TypeError(f"{routine}: arguments '{name}' and '{alias}' (its "
+                                        f"Solfec-1.0 spelling) are both given; pass one")
+                    kw[name] = kw.pop(alias)
+            return f(*args, **kw)
+        return call
+    return wrap

@@ -137,10 +137,13 @@ def STRESS(body, point):
 _COUNTS = {"STEP": lambda fr: fr.row["step"], "CONS": lambda fr: fr.row["con_count"],
            "BODS": lambda fr: fr.row["body_count"], "DELBODS": lambda fr: fr.row["delbods"],
            "NEWBODS": lambda fr: fr.row["newbods"], "GSITERS": lambda fr: fr.row["gsiters"],
-           "MERIT": lambda fr: fr.row["merit"]}
+           "MERIT": lambda fr: fr.row["merit"],
+           # Solfec-1.0's iteration counts of NEWTON_SOLVER and BODY_SPACE_SOLVER: the stored
+           # count is that of the step's solver, whichever it was
+           "NTITERS": lambda fr: fr.row["gsiters"], "BSITERS": lambda fr: fr.row["gsiters"]}
 _PARALLEL_ONLY = ("GSCOLORS", "GSBOT", "GSMID", "GSTOP", "GSINN", "GSINIT", "GSRUN", "GSCOM",
                   "GSMCOM")
-_NEWTON = ("LININIT", "LINUPD", "LINMV", "LINPRE", "LINRUN", "LINCOM", "NTITERS", "BSITERS")
+_NEWTON = ("LININIT", "LINUPD", "LINMV", "LINPRE", "LINRUN", "LINCOM")
 _AGGREGATES = ("GAP", "R", "U", "CR", "CU")
 
 
@@ -214,11 +217,12 @@ def _item(solfec, res, item):
         if item in _PARALLEL_ONLY:
             return (lambda fr: 0.0), False
         if item in _NEWTON:
-            raise ValueError(f"HISTORY: '{item}' belongs to the NEWTON_SOLVER, which is not "
-                             f"available in this version")
+            raise ValueError(f"HISTORY: '{item}' (a timer of Solfec-1.0's Newton linear "
+                             f"solver) is not recorded by this solfec; the step's solver time "
+                             f"is 'CONSOL' and its iterations 'NTITERS'")
         raise ValueError(f"HISTORY: unknown item '{item}'; use a timer ({', '.join(R.TIMING_NAMES)})"
                          f", 'STEP', 'CONS', 'BODS', 'DELBODS', 'NEWBODS', 'NEWCONS', 'GSITERS' "
-                         f"or 'MERIT'")
+                         f"('NTITERS', 'BSITERS') or 'MERIT'")
     if not isinstance(item, (tuple, list)):
         raise TypeError(f"{r}: each item must be a string or a tuple, got {type(item).__name__}")
     if len(item) == 3 and isinstance(item[2], str) and (isinstance(item[0], (BODY, str))):
@@ -261,6 +265,7 @@ def _item(solfec, res, item):
     raise ValueError(f"{r}: cannot interpret item {item!r}")
 
 
+@A.keyword_aliases("HISTORY", list="items")
 def HISTORY(solfec, items, t0=None, t1=None, skip=1, progress="OFF"):
     """HISTORY(solfec, list, t0, t1 | skip, progress): (times, values1, ...) numpy arrays of
     the stored frames with t0 <= t <= t1, every `skip`-th frame (see docs/output.md)."""

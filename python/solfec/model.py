@@ -17,6 +17,14 @@ __all__ = ["SOLFEC", "BULK_MATERIAL", "SURFACE_MATERIAL", "BODY", "TIME_SERIES",
            "BODY_CHARS", "INITIAL_VELOCITY", "DELETE", "APPLY_BULKMAT", "MATERIAL"]
 
 
+def _known_member(kind, obj, name):
+    """Setting a member the type does not have raises (a misspelt or unsupported Solfec-1.0
+    member would otherwise be stored and silently ignored); private names are internal."""
+    if not name.startswith("_") and not hasattr(type(obj), name):
+        raise AttributeError(f"{kind}: no member '{name}' (docs/deck-language.md lists the "
+                             f"members of {kind} objects)")
+
+
 class SOLFEC:
     """SOLFEC(analysis, step, output): one simulation ('DYNAMIC' or 'QUASI_STATIC') with time
     step `step` [s] (an upper bound) writing to the directory `output`."""
@@ -170,6 +178,20 @@ class SOLFEC:
         A.choice(v, "SOLFEC.verbose", "verbose", ("ON", "OFF", "%", "%\n"))
         self._domain.set_progress(v)
         self._verbose = v
+
+    @property
+    def cleanup(self):
+        return "OFF"
+
+    @cleanup.setter
+    def cleanup(self, v):
+        if A.onoff(v, "SOLFEC.cleanup", "cleanup"):
+            raise ValueError("SOLFEC.cleanup: 'ON' (deleting the output directory at exit) is "
+                             "not supported; remove the directory after the run")
+
+    def __setattr__(self, name, value):
+        _known_member("SOLFEC", self, name)
+        object.__setattr__(self, name, value)
 
     def __repr__(self):
         return f"<SOLFEC {self._analysis} step={self.step} output='{self._outpath}'>"
@@ -396,9 +418,13 @@ class BODY:
                 raise ValueError(f"BODY: argument 'mesh' applies to FINITE_ELEMENT bodies only, "
                                  f"not to kind {kind!r}; drop 'mesh' or use kind "
                                  f"'FINITE_ELEMENT'")
-            if form != "TL" or base is not None:
-                raise ValueError(f"BODY: arguments 'form' and 'base' apply to FINITE_ELEMENT "
-                                 f"bodies only, not to kind {kind!r}")
+            # Solfec-1.0 ignores 'form' for other kinds (a deck may pass it to every BODY); a
+            # reduced base has no meaning for them
+            A.choice(form, r, "form", _FORMS)
+            form = "TL"
+            if base is not None:
+                raise ValueError(f"BODY: argument 'base' applies to FINITE_ELEMENT bodies only, "
+                                 f"not to kind {kind!r}")
         mat = _bulk_material(solfec, material, r)
         if kind == "PSEUDO_RIGID" and mat.model != "KIRCHHOFF":
             raise ValueError(f"BODY: material model '{mat.model}' is available for "
@@ -521,6 +547,32 @@ class BODY:
     def selfcontact(self, v):
         self._d.set_body_selfcontact(self._id, A.onoff(v, "BODY.selfcontact", "selfcontact"))
 
+    @property
+    def disable_rotation(self):
+        """'ON': a RIGID body keeps its rotation and only translates (infinite rotational
+        inertia; its angular velocity is 0)."""
+        return "ON" if self._d.body_rotation_disabled(self._id) else "OFF"
+
+    @disable_rotation.setter
+    def disable_rotation(self, v):
+        self._d.set_body_rotation_disabled(
+            self._id, A.onoff(v, "BODY.disable_rotation", "disable_rotation"))
+
+    # Solfec-1.0's fracture flag: no fracture model here; 'OFF' (its default) is accepted
+    @property
+    def fracturecheck(self):
+        return "OFF"
+
+    @fracturecheck.setter
+    def fracturecheck(self, v):
+        if A.onoff(v, "BODY.fracturecheck", "fracturecheck"):
+            raise ValueError("BODY.fracturecheck: 'ON' is not supported (no fracture model: "
+                             "FRACTURE_EXPORT_YAFFEMS and SIMPLIFIED_CRACK are not provided)")
+
+    def __setattr__(self, name, value):
+        _known_member("BODY", self, name)
+        object.__setattr__(self, name, value)
+
     def __repr__(self):
         return f"<BODY {self._id} {self.kind} label={self.label!r}>"
 
@@ -608,6 +660,7 @@ def INITIAL_VELOCITY(body, linear, angular):
                                  A.vec3(angular, r, "angular"))
 
 
+@A.keyword_aliases("DELETE", object="obj")
 def DELETE(solfec, obj):
     """DELETE(solfec, object): removes a BODY (with its constraints) or a CONSTRAINT."""
     from .constraints import CONSTRAINT

@@ -199,6 +199,7 @@ def NCPU(solfec=None):
     return 1 if _mpi is None else _mpi.size()
 
 
+@A.keyword_aliases("HERE", object="obj")
 def HERE(solfec, obj):
     """HERE(solfec, object): True if the object is on this processor: under solfec-mpi a BODY
     is here on the rank that owns (integrates) it, which can change as bodies migrate; before
@@ -286,11 +287,13 @@ def IMBALANCE_TOLERANCE(solfec, tolerance, lockdir="OFF", degenratio=10.0, weigh
                                 float(weightfactor), freq)
 
 
+@A.keyword_aliases("WARNINGS", state="flag")
 def WARNINGS(flag):
     """WARNINGS('ON' | 'OFF'): enables or disables warnings."""
     A.onoff(flag, "WARNINGS", "flag")
 
 
+@A.keyword_aliases("ENERGY", object="obj")
 def ENERGY(solfec, obj=None):
     """ENERGY(solfec | object): (kinetic, internal, external, contact, friction) [J] of the
     whole model, a BODY or a list of bodies; external = work of applied loads, contact and

@@ -140,12 +140,13 @@ class MESH(_ShapeObject):
         n = A.integer(n, "MESH.node", "n")
         if not 0 <= n < len(nodes):
             raise IndexError(f"MESH.node: index {n} out of range [0, {len(nodes)})")
-        if x is not None:
-            p = (A.number(x, "MESH.node", "x"), A.number(y, "MESH.node", "y"),
-                 A.number(z, "MESH.node", "z"))
-            self._shape.set_mesh_node(n, p)
-            return p
-        return nodes[n]
+        if x is None and y is None and z is None:
+            return nodes[n]
+        # each coordinate given is set, the others kept (Solfec-1.0)
+        p = tuple(nodes[n][i] if v is None else A.number(v, "MESH.node", a)
+                  for i, (v, a) in enumerate(((x, "x"), (y, "y"), (z, "z"))))
+        self._shape.set_mesh_node(n, p)
+        return p
 
     def inter_element_faces(self):
         """Faces shared by two elements, each as the node list of the face in the first
@@ -167,6 +168,7 @@ class MESH(_ShapeObject):
                                                            "surfid")))
 
 
+@A.keyword_aliases("HEX", surids="surfids")
 def HEX(nodes, i, j, k, volid, surfids, dx=None, dy=None, dz=None):
     """HEX(nodes, i, j, k, volid, surfids | dx, dy, dz): hexahedral MESH spanned on 8 corners."""
     r = "HEX"
@@ -224,6 +226,7 @@ def ROUGH_HEX(shape, i, j, k, dx=None, dy=None, dz=None):
     return MESH._wrap(_solfec.rough_hex(whole, ijk[0], ijk[1], ijk[2], *grading))
 
 
+@A.keyword_aliases("BEND", shape="mesh", angle="degrees")
 def BEND(mesh, point, direction, degrees):
     """BEND(mesh, point, direction, degrees): bends a MESH in place about the axis (point,
     direction): the mesh's long extent normal to the axis is wrapped onto an arc of

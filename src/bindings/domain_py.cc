@@ -18,6 +18,7 @@
 #include "body/body_factory.h"
 #include "body/fem/fe_body.h"
 #include "body/fem/ffr_body.h"
+#include "body/rigid_body.h"
 #include "domain/domain.h"
 #include "domain/partition.h"
 #include "domain/progress.h"
@@ -217,6 +218,19 @@ void DefineBodyAccess(py::class_<Domain>& c) {
            })
       .def("body_point",
            [](const Domain& d, Id id, const Vec3& X) { return GetBody(d, id).SpatialPoint(X); })
+      .def("set_body_rotation_disabled",
+           [](Domain& d, Id id, bool disabled) {
+             auto* r = dynamic_cast<body::RigidBody*>(&GetBody(d, id));
+             if (!r || r->is_obstacle())
+               throw InputError("BODY.disable_rotation: body " + std::to_string(id) +
+                                " is not RIGID; the flag applies to RIGID bodies only");
+             r->DisableRotation(disabled);
+           })
+      .def("body_rotation_disabled",
+           [](const Domain& d, Id id) {
+             const auto* r = dynamic_cast<const body::RigidBody*>(&GetBody(d, id));
+             return r != nullptr && r->rotation_disabled();
+           })
       .def("body_mass_center",
            [](const Domain& d, Id id) {
              const Body& b = GetBody(d, id);

@@ -98,7 +98,7 @@ void RigidBody::SetCharacteristics(double mass, double volume, const Vec3& cente
                      "referential inertia tensor about the mass centre");
   const Vec3 old_center = center_;
   Body::SetCharacteristics(mass, volume, center, tensor);
-  inverse_tensor_ = tensor_.inverse();
+  inverse_tensor_ = rotation_disabled_ ? Mat3::Zero() : Mat3(tensor_.inverse());
   // The body keeps its placement: the new centre is the material point X0' whose current
   // position is x + Lambda (X0' - X0) and whose velocity is v + Lambda (Omega x (X0' - X0)).
   const Vec3 d = center_ - old_center;
@@ -152,7 +152,13 @@ double RigidBody::KineticEnergy() const {
 
 void RigidBody::SetInitialVelocity(const Vec3& linear, const Vec3& angular) {
   set_linear_velocity(linear);
-  set_angular_velocity(rotation().transpose() * angular);
+  set_angular_velocity(rotation_disabled_ ? Vec3::Zero() : Vec3(rotation().transpose() * angular));
+}
+
+void RigidBody::DisableRotation(bool disabled) {
+  rotation_disabled_ = disabled;
+  inverse_tensor_ = disabled ? Mat3::Zero() : Mat3(tensor_.inverse());
+  if (disabled) set_angular_velocity(Vec3::Zero());
 }
 
 Vec3 RigidBody::SpinMomentum() const {

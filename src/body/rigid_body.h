@@ -48,7 +48,11 @@ class RigidBody : public Body {
   void set_position(const Vec3& x) { q_.segment<3>(9) = x; }
   void set_angular_velocity(const Vec3& W) { u_.head<3>() = W; }
   void set_linear_velocity(const Vec3& v) { u_.tail<3>() = v; }
-  const Mat3& inverse_tensor() const { return inverse_tensor_; }  // J^-1
+  const Mat3& inverse_tensor() const { return inverse_tensor_; }  // J^-1 (0: no rotation)
+  // Solfec-1.0's disable_rotation: infinite rotational inertia (J^-1 = 0), so the body keeps
+  // its rotation and only translates; Omega is set to 0 (also by SetInitialVelocity).
+  void DisableRotation(bool disabled);
+  bool rotation_disabled() const { return rotation_disabled_; }
   StepState& step_state() { return step_; }
 
   // --- geometry
@@ -78,6 +82,7 @@ class RigidBody : public Body {
 
  private:
   Mat3 inverse_tensor_ = Mat3::Zero();
+  bool rotation_disabled_ = false;
   StepState step_;
 };
 

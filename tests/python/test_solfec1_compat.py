@@ -199,3 +199,108 @@ def test_mesh2convex_gives_one_convex_per_element_with_the_mesh_volume(outdir):
                                rtol=1e-12)
     with pytest.raises(TypeError, match="MESH2CONVEX: argument 'mesh' must be a MESH"):
         MESH2CONVEX(box(0, 0, 0, 1, 1, 1))
+
+
+CUBE = [0, 0, 0, 1, 0, 0, 1, 1, 0, 0, 1, 0, 0, 0, 1, 1, 0, 1, 1, 1, 1, 0, 1, 1]
+
+
+def test_solfec_1_0_keyword_spellings_are_accepted(outdir):
+    bar = [0, 1, 0, 2, 1, 0, 2, 1.5, 0, 0, 1.5, 0, 0, 1, 0.3, 2, 1, 0.3, 2, 1.5, 0.3, 0, 1.5, 0.3]
+    a = HEX(bar, 4, 1, 1, 1, surids=[1, 2, 3, 4, 5, 6])
+    b = HEX(bar, 4, 1, 1, 1, surfids=[1, 2, 3, 4, 5, 6])
+    BEND(shape=a, point=(0, 0, 0), direction=(0, 0, -1), angle=30)
+    BEND(mesh=b, point=(0, 0, 0), direction=(0, 0, -1), degrees=30)
+    np.testing.assert_array_equal([a.node(n) for n in range(a.nnod)],
+                                  [b.node(n) for n in range(b.nnod)])
+    assert a.node(4) != (2.0, 1.0, 0.0)  # bent
+    with pytest.raises(TypeError, match="BEND: arguments 'degrees' and 'angle'"):
+        BEND(a, (0, 0, 0), (0, 0, -1), degrees=1, angle=1)
+    sol, body = resting_box(outdir)
+    assert ENERGY(sol, object=body) == ENERGY(sol, body)
+    assert HERE(sol, object=body)
+    RUN(sol, GAUSS_SEIDEL_SOLVER(1e-8, 100), 0.002)
+    t, n = HISTORY(sol, list=["CONS"], t0=0, t1=1)
+    assert len(t) == len(n) > 1
+    WARNINGS(state="ON")
+    DELETE(sol, object=body)
+    assert sol.nbod == 1
+
+
+def test_mesh_node_sets_only_the_coordinates_given():
+    m = HEX(CUBE, 1, 1, 1, 1, [1] * 6)
+    assert m.node(7) == (1.0, 1.0, 1.0)
+    assert m.node(7, z=2.0) == (1.0, 1.0, 2.0) == m.node(7)  # was ignored: z alone
+    assert m.node(7, x=0.5) == (0.5, 1.0, 2.0)               # was a TypeError: y missing
+    assert m.node(7, 3, 4, 5) == (3.0, 4.0, 5.0)
+
+
+def test_unknown_or_unsupported_members_raise_instead_of_being_ignored(outdir):
+    sol, b = resting_box(outdir)
+    b.fracturecheck = "OFF"
+    sol.cleanup = "OFF"
+    assert (b.disable_rotation, b.fracturecheck, sol.cleanup) == ("OFF", "OFF", "OFF")
+    with pytest.raises(ValueError, match="BODY.disable_rotation: unknown value 'YES'"):
+        b.disable_rotation = "YES"
+    with pytest.raises(ValueError, match="BODY.fracturecheck: 'ON' is not supported"):
+        b.fracturecheck = "ON"
+    with pytest.raises(ValueError, match="SOLFEC.cleanup: 'ON'"):
+        sol.cleanup = "ON"
+    with pytest.raises(AttributeError, match="BODY: no member 'dampin'"):
+        b.dampin = 0.1  # misspelt: would have been stored and ignored
+    with pytest.raises(AttributeError, match="SOLFEC: no member 'verbos'"):
+        sol.verbos = "OFF"
+    b.damping = 0.1
+    assert b.damping == 0.1
+
+
+def test_form_is_ignored_for_bodies_that_are_not_finite_element(outdir):
+    sol = SOLFEC("DYNAMIC", 1e-3, outdir)
+    mat = BULK_MATERIAL(sol, young=1e9, poisson=0.25, density=1e3)
+    b = BODY(sol, "RIGID", box(0, 0, 0, 1, 1, 1), mat, form="BC")
+    assert b.kind == "RIGID" and len(b.conf) == 12
+    with pytest.raises(ValueError, match="BODY: unknown value 'XX' of argument 'form'"):
+        BODY(sol, "RIGID", box(0, 0, 0, 1, 1, 1), mat, form="XX")
+
+
+def test_history_of_newton_and_body_space_iterations(outdir):
+    sol, b = resting_box(outdir)
+    ns = NEWTON_SOLVER(meritval=1e-10, maxiter=100)
+    iters = []
+    for _ in range(5):
+        RUN(sol, ns, 1e-3)
+        iters.append(ns.iters)
+    t, nt, bs, gs = HISTORY(sol, ["NTITERS", "BSITERS", "GSITERS"], 0, 1)
+    assert list(nt) == list(bs) == list(gs)
+    assert list(nt[-5:]) == iters and max(iters) > 0
+    with pytest.raises(ValueError, match="'LINMV' .* is not recorded by this solfec"):
+        HISTORY(sol, ["LINMV"], 0, 1)
+
+
+@pytest.mark.parametrize("disabled", [True, False])
+def test_disable_rotation_keeps_a_rigid_body_translating(outdir, disabled):
+    """A box under a constant force F and torque T: with disable_rotation 'ON' it keeps its
+    rotation (identity) and its centre moves by F t^2 / 2m exactly, whatever the torque and the
+    initial spin; with 'OFF' the same box turns."""
+    sol = SOLFEC("DYNAMIC", 1e-3, outdir)
+    sol.verbose = "OFF"
+    mat = BULK_MATERIAL(sol, young=1e9, poisson=0.25, density=1000.0)
+    SURFACE_MATERIAL(sol, friction=0.5)
+    b = BODY(sol, "RIGID", box(-0.5, -0.5, 0.5, 1, 1, 1), mat)  # mass 1000, centre z = 1
+    if disabled:
+        b.disable_rotation = "ON"
+        assert b.disable_rotation == "ON"
+    INITIAL_VELOCITY(b, (0, 0, 0), (0, 0, 3.0))
+    FORCE(b, "SPATIAL", (0, 0, 1), (1, 0, 0), 500.0)   # at the centre: no torque
+    TORQUE(b, "SPATIAL", (0, 1, 0), 800.0)
+    gs = GAUSS_SEIDEL_SOLVER(1e-10, 100)
+    RUN(sol, gs, 0.2)
+    t = sol.time
+    L = np.reshape(b.conf[:9], (3, 3), order="F")
+    if disabled:
+        np.testing.assert_array_equal(L, np.eye(3))
+        np.testing.assert_array_equal(b.velo[:3], (0, 0, 0))
+        np.testing.assert_allclose(b.conf[9:], (0.25 * t * t, 0, 1), atol=1e-12)  # F/2m t^2
+    else:
+        assert np.abs(L - np.eye(3)).max() > 0.1
+    with pytest.raises(ValueError, match="BODY.disable_rotation: body .* is not RIGID"):
+        BODY(sol, "OBSTACLE", box(5, 5, 5, 1, 1, 1), mat).disable_rotation = "ON"
