@@ -3,6 +3,8 @@ HISTORY, and XDMF_EXPORT (ParaView); READ-mode frame loading and restart restore
 
 import sys
 
+import numbers
+
 import numpy as np
 
 from . import _args as A
@@ -296,11 +298,66 @@ def HISTORY(solfec, items, t0=None, t1=None, skip=1, progress="OFF"):
         return (res.times[idx].copy(), *out)
 
 
-def XDMF_EXPORT(solfec, path=None, t0=None, t1=None, skip=1):
+def _is_time(v):
+    return isinstance(v, numbers.Real) and not isinstance(v, bool)
+
+
+def _xdmf_frames(res, t, r):
+    """Frame indices of Solfec-1.0's `t`: a time (the nearest frame), a list of times, or a
+    tuple (t0, t1) (the frames between)."""
+    if _is_time(t):
+        return [res.nearest_frame(A.number(t, r, "t"))]
+    if isinstance(t, tuple):
+        if len(t) != 2:
+            raise ValueError(f"{r}: argument 't' as a tuple must be (t0, t1), got {t!r}")
+        return list(res.frame_indices(A.number(t[0], r, "t[0]"), A.number(t[1], r, "t[1]")))
+    if isinstance(t, list) and t:
+        return sorted({res.nearest_frame(A.number(x, r, f"t[{i}]")) for i, x in enumerate(t)})
+    raise TypeError(f"{r}: argument 't' must be a time, a list of times or a tuple (t0, t1), "
+                    f"got {type(t).__name__} {t!r}")
+
+
+def _xdmf_subset(res, subset, r):
+    """Body ids of Solfec-1.0's `subset`: label patterns (regular expressions), BODY objects
+    and body ids, or a list of them."""
+    import re
+    items = subset if isinstance(subset, list) else [subset]
+    labels = {int(i): res.label(int(i)) for i in res.definitions["id"]}
+    keep = set()
+    for i, it in enumerate(items):
+        if isinstance(it, str):
+            pat = re.compile(it)
+            keep |= {b for b, lab in labels.items() if lab and pat.search(lab)}
+        elif isinstance(it, BODY):
+            keep.add(it.id)
+        elif isinstance(it, int) and not isinstance(it, bool):
+            keep.add(it)
+        else:
+            raise TypeError(f"{r}: argument 'subset' item {i} must be a label pattern, a BODY or "
+                            f"a body id, got {type(it).__name__} {it!r} (boxes are not "
+                            f"supported)")
+    return keep
+
+
+def XDMF_EXPORT(solfec, path=None, t0=None, t1=None, skip=1, *, t=None, subset=None,
+                attributes=None):
     """XDMF_EXPORT(solfec | path, t0, t1, skip): writes ParaView files of the stored frames
-    (bodies, spheres, contacts); returns the list of .xmf paths written."""
+    (bodies, spheres, contacts); returns the list of .xmf paths written. Solfec-1.0's form
+    XDMF_EXPORT(solfec, t, path | subset, attributes) is accepted too: t a time, a list of
+    times or a tuple (t0, t1); subset label patterns, BODY objects or ids (or a list);
+    attributes is accepted and every attribute written."""
     from . import xdmf
     r = "XDMF_EXPORT"
     A.instance(solfec, SOLFEC, r, "solfec")
+    frames = None
+    if t is None and (_is_time(path) or isinstance(path, (list, tuple))):
+        t, path, t0 = path, t0, None  # Solfec-1.0's positional order (solfec, t, path)
+    if path is not None:
+        path = A.string(path, r, "path")
     with _Session(solfec) as res:
-        return xdmf.export(res, path, t0, t1, A.integer(skip, r, "skip"))
+        if t is not None:
+            if t0 is not None or t1 is not None:
+                raise TypeError(f"{r}: pass either 't' (Solfec-1.0) or 't0'/'t1', not both")
+            frames = _xdmf_frames(res, t, r)
+        keep = None if subset is None else _xdmf_subset(res, subset, r)
+        return xdmf.export(res, path, t0, t1, A.integer(skip, r, "skip"), frames, keep)

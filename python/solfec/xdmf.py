@@ -54,13 +54,14 @@ def _fe_topology(mesh):
     return np.asarray(out, dtype=np.int64), np.asarray(is_node, dtype=bool)
 
 
-def _fe_frame(res, fr, fe_cache):
-    """Arrays of the FINITE_ELEMENT bodies of a frame, or None when there are none."""
+def _fe_frame(res, fr, fe_cache, keep=None):
+    """Arrays of the FINITE_ELEMENT bodies of a frame (of the ids in `keep` when given), or
+    None when there are none."""
     pts, disp, vel, topo, body, volid, stress, mises = [], [], [], [], [], [], [], []
     nn = 0
     for bid in fr.bodies["id"]:
         bid = int(bid)
-        if res.kind(bid) != "FINITE_ELEMENT":
+        if res.kind(bid) != "FINITE_ELEMENT" or (keep is not None and bid not in keep):
             continue
         if bid not in fe_cache:
             mesh = res.fe_mesh(bid)
@@ -129,9 +130,10 @@ def _write_xmf(path, name, grids):
         f.write("</Grid></Domain></Xdmf>\n")
 
 
-def export(res, base=None, t0=None, t1=None, skip=1):
+def export(res, base=None, t0=None, t1=None, skip=1, frames=None, keep=None):
     """Writes the XDMF files of the frames of `res` (a results.Results) in [t0, t1], every
-    `skip`-th; returns the list of .xmf paths."""
+    `skip`-th (or of the frame indices `frames`), of the bodies whose ids are in `keep` (all
+    when None) and the constraints involving them; returns the list of .xmf paths."""
     import h5py
     if base is None:
         base = os.path.splitext(res.path)[0] + "-xdmf"
@@ -140,7 +142,7 @@ def export(res, base=None, t0=None, t1=None, skip=1):
     geo = {}  # body id -> (kind, center, vertices, triangles, surfids, spheres)
     body_grids, sphere_grids, contact_grids, fe_grids = [], [], [], []
     fe_cache = {}
-    idx = res.frame_indices(t0, t1, max(1, int(skip)))
+    idx = res.frame_indices(t0, t1, max(1, int(skip))) if frames is None else frames
     with h5py.File(h5path, "w") as out:
         for n, fr in enumerate(res.iter_frames(idx)):
             g = out.create_group(f"f{n}")
@@ -149,6 +151,8 @@ def export(res, base=None, t0=None, t1=None, skip=1):
             nverts = 0
             for bid in fr.bodies["id"]:
                 bid = int(bid)
+                if keep is not None and bid not in keep:
+                    continue
                 if bid not in geo:
                     shape = res.shape(bid)
                     V, T, S = _triangulate(shape)
@@ -196,12 +200,15 @@ def export(res, base=None, t0=None, t1=None, skip=1):
                 f'</Geometry>',
                 [_attr("radius", "Node", "Scalar", h5name, p + "/sphere_radius", (len(S),)),
                  _attr("body", "Node", "Scalar", h5name, p + "/sphere_body", (len(S),), "Int")]))
-            fe = _fe_frame(res, fr, fe_cache)
+            fe = _fe_frame(res, fr, fe_cache, keep)
             if fe is not None:
                 for name, arr in fe.items():
                     g[name] = arr
                 fe_grids.append(_fe_grid(n, fr.time, h5name, fe))
             c = fr.constraints
+            if keep is not None and len(c):
+                ids = np.asarray(sorted(keep))
+                c = c[np.isin(c["body1"], ids) | np.isin(c["body2"], ids)]
             B = c["base"].reshape(-1, 3, 3)  # B[k, j] = column j (T1, T2, N)
             g["contact_points"] = np.asarray(c["point"], float).reshape(-1, 3)
             g["contact_normal"] = B[:, 2, :] if len(c) else np.zeros((0, 3))

@@ -304,3 +304,34 @@ def test_disable_rotation_keeps_a_rigid_body_translating(outdir, disabled):
         assert np.abs(L - np.eye(3)).max() > 0.1
     with pytest.raises(ValueError, match="BODY.disable_rotation: body .* is not RIGID"):
         BODY(sol, "OBSTACLE", box(5, 5, 5, 1, 1, 1), mat).disable_rotation = "ON"
+
+
+def test_xdmf_export_in_solfec_1_0_form_selects_frames_and_bodies(outdir, tmp_path):
+    import h5py
+    sol = SOLFEC("DYNAMIC", 1e-3, outdir)
+    sol.verbose = "OFF"
+    GRAVITY(sol, (0, 0, -9.81))
+    mat = BULK_MATERIAL(sol, young=1e9, poisson=0.25, density=1e3)
+    BODY(sol, "OBSTACLE", slab(), mat, label="FLOOR")
+    a = BODY(sol, "RIGID", box(0, 0, 0.0, 1, 1, 1), mat, label="BOX1")
+    BODY(sol, "RIGID", box(2, 0, 0.5, 1, 1, 1), mat, label="BOX2")
+    RUN(sol, GAUSS_SEIDEL_SOLVER(1e-8, 100), 0.01)  # a frame every step: t = 0 ... 0.01
+
+    def frames(paths):
+        with h5py.File(paths[0][:-len("-bodies.xmf")] + ".h5", "r") as f:
+            return [sorted(set(f[g]["body"][:].tolist())) for g in sorted(f, key=lambda k:
+                                                                           int(k[1:]))]
+    base = str(tmp_path / "x")
+    every = frames(XDMF_EXPORT(sol, (0.0, 0.01), base + "1"))       # (t0, t1): all frames
+    assert len(every) == 11 and all(f == [0, 1, 2] for f in every)
+    one = frames(XDMF_EXPORT(sol, 0.0051, base + "2", subset="BOX1"))  # nearest frame only
+    assert one == [[a.id]]
+    two = frames(XDMF_EXPORT(sol, [0.002, 0.008], base + "3", subset=["BOX2", a],
+                             attributes=["CONSTRAINTS"]))
+    assert two == [[1, 2], [1, 2]]
+    # the manual's form is unchanged
+    assert len(frames(XDMF_EXPORT(sol, base + "4", 0.0, 0.004))) == 5
+    with pytest.raises(TypeError, match="XDMF_EXPORT: argument 'subset' item 0"):
+        XDMF_EXPORT(sol, 0.0, base + "5", subset=[(0, 0, 0, 1, 1, 1)])
+    with pytest.raises(ValueError, match=r"XDMF_EXPORT: argument 't' as a tuple must be"):
+        XDMF_EXPORT(sol, (0.0, 0.1, 0.2), base + "6")
