@@ -4,6 +4,7 @@ SPLIT, MASS_CENTER, and Solfec-1.0's OVERLAPPING and MESH2CONVEX."""
 
 from . import _args as A
 from . import _state
+from . import mesh_integration as _mesh_integration
 from ._solfec import Shape as _Shape
 from . import _solfec
 
@@ -166,6 +167,99 @@ class MESH(_ShapeObject):
     def nodes_on_surface(self, surfid):
         return list(self._get().nodes_on_surface(A.integer(surfid, "MESH.nodes_on_surface",
                                                            "surfid")))
+
+    # --- Solfec-1.0 MESH methods: faces on a plane, mesh data, volume ids, integration points
+
+    def inter_element_faces_on_plane(self, point, normal, ref=True, eps=None):
+        """Inter-element faces (as inter_element_faces()) whose nodes all lie within `eps` of
+        the plane through `point` with `normal` (distance along the normalised normal). `ref`
+        True uses the referential, False the current configuration; both are the node
+        coordinates of a MESH object (node() and the shape routines move both, as in
+        Solfec-1.0). eps > 0 [m]; default 1e-4 of the largest extent of the mesh (Solfec-1.0's
+        GEOMETRIC_EPSILON is 1e-4 of the sampled node spacing)."""
+        import numpy as np
+        r = "MESH.inter_element_faces_on_plane"
+        p = np.array(A.vec3(point, r, "point"))
+        n = np.array(A.direction(normal, r, "normal"))
+        if not isinstance(ref, bool):
+            raise TypeError(f"{r}: argument 'ref' must be True or False, got "
+                            f"{type(ref).__name__} {ref!r}")
+        x = np.array(self._get(r).mesh_nodes(), dtype=float).reshape(-1, 3)
+        if eps is None:
+            eps = 1e-4 * float((x.max(axis=0) - x.min(axis=0)).max())
+        else:
+            eps = A.positive(eps, r, "eps")
+        dist = np.abs((x - p) @ (n / np.linalg.norm(n)))
+        return [f for f in self.inter_element_faces() if (dist[f] <= eps).all()]
+
+    def _default_surfid(self, s):
+        """The surface id of faces not listed explicitly (it also marks the inner faces of
+        MESH2CONVEX)."""
+        return s.mesh_default_surfid
+
+    def _single_mesh(self, routine):
+        s = self._get(routine)
+        if s.num_meshes != 1 or s.num_convexes or s.num_spheres:
+            raise ValueError(f"{routine}: the MESH object holds {s.num_meshes} meshes, "
+                             f"{s.num_convexes} convexes and {s.num_spheres} spheres; it must "
+                             f"hold one mesh")
+        return s
+
+    def get_data(self):
+        """(nodes, elements, surfids) in the form MESH(nodes, elements, surfids) takes:
+        nodes [x0, y0, z0, ...] (current coordinates), elements [k, n1..nk, volid, ...] in
+        element order, surfids [gid, k, n1..nk, sid, ...] listing the boundary faces whose
+        surface id differs from gid (Solfec-1.0 returns gid 0 and lists faces with sid != 0;
+        the boundary surface ids are the same)."""
+        s = self._single_mesh("MESH.get_data")
+        nodes = [float(c) for p in s.mesh_nodes() for c in p]
+        elements = []
+        for idx, volid in s.mesh_elements():
+            elements += [len(idx), *idx, volid]
+        gid = self._default_surfid(s)
+        surfids = [gid]
+        for idx, sid in s.mesh_boundary_faces():
+            if sid != gid:
+                surfids += [len(idx), *idx, sid]
+        return nodes, elements, surfids
+
+    def set_volid(self, volid):
+        """Sets the volume id of every element to `volid`; returns it (Solfec-1.0). Nodes,
+        elements and surface ids are kept."""
+        r = "MESH.set_volid"
+        v = A.integer(volid, r, "volid")
+        nodes, elements, surfids = self.get_data()
+        pos = 0
+        while pos < len(elements):  # records [k, n1..nk, volid]
+            pos += elements[pos] + 2
+            elements[pos - 1] = v
+        s = _Shape()
+        try:
+            s.add_mesh(nodes, elements, surfids)
+        except ValueError as e:  # e.g. an element inverted by MESH.node since MESH(...)
+            raise ValueError(f"{r}: the mesh cannot be rebuilt with volid {v}: {e}") from None
+        self._shape = s
+        return v
+
+    def surface_integration_points(self, surfid=None):
+        """[(x, y, z), ...] integration points of the boundary faces with surface id `surfid`
+        (default: all boundary faces), face by face in boundary face order: Solfec-1.0's face
+        rules, the centroid of a triangle and the 2 x 2 Gauss points of a quadrilateral."""
+        r = "MESH.surface_integration_points"
+        sid = None if surfid is None else A.integer(surfid, r, "surfid")
+        x, _ = _mesh_integration.integration(self._single_mesh(r), "surface", sid)
+        return [tuple(p) for p in x.tolist()]
+
+    def volume_integration_points(self, volid=None):
+        """[(x, y, z), ...] integration points of the elements with volume id `volid` (default:
+        all elements), element by element in Solfec-1.0's order (elements with a boundary
+        face first, then the others, each in element order): the 2nd order rules of
+        Solfec-1.0's fem.c, 4 points in a tetrahedron, 8 in a pyramid, 6 in a wedge and the
+        2 x 2 x 2 Gauss points of a hexahedron."""
+        r = "MESH.volume_integration_points"
+        vid = None if volid is None else A.integer(volid, r, "volid")
+        x, _ = _mesh_integration.integration(self._single_mesh(r), "volume", vid)
+        return [tuple(p) for p in x.tolist()]
 
 
 @A.keyword_aliases("HEX", surids="surfids")

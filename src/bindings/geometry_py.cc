@@ -182,6 +182,10 @@ void DefineGeometry(py::module_& m) {
              }
              return out;
            })
+      .def_property_readonly("mesh_default_surfid",
+                             [](const Shape& s) {  // of the first mesh: faces not listed
+                               return s.meshes.empty() ? 0 : s.meshes[0].default_surfid;
+                             })
       .def("mesh_to_convexes",
            [](const Shape& s) {  // MESH2CONVEX: every element of every mesh as a convex
              Shape out;
