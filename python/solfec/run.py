@@ -264,11 +264,32 @@ def NON_SOLFEC_ARGV():
     return list(_state.options["argv"]) or None
 
 
-def IMBALANCE_TOLERANCE(solfec, tolerance, lockdir="OFF", degenratio=10.0, weightfactor=1.0,
-                        updatefreq=10):
-    """IMBALANCE_TOLERANCE(solfec, tolerance | ...): parallel balancing; ignored in serial runs."""
+_BALANCE_DEFAULTS = {"lockdir": "OFF", "degenratio": 10.0, "weightfactor": 1.0,
+                     "updatefreq": 10}
+
+
+def IMBALANCE_TOLERANCE(solfec, tolerance, *args, **kwargs):
+    """IMBALANCE_TOLERANCE(solfec, tolerance | lockdir, degenratio, weightfactor, updatefreq):
+    parallel balancing; ignored in serial runs. Solfec-1.0's last positional order
+    (solfec, tolerance, weightfactor, updatefreq) is accepted too (a number third). Returns
+    True."""
     r = "IMBALANCE_TOLERANCE"
     A.instance(solfec, SOLFEC, r, "solfec")
+    solfec1 = bool(args) and isinstance(args[0], (int, float)) and not isinstance(args[0], bool)
+    names = ("weightfactor", "updatefreq") if solfec1 else tuple(_BALANCE_DEFAULTS)
+    if len(args) > len(names):
+        raise TypeError(f"{r}: too many positional arguments ({2 + len(args)})")
+    given = dict(zip(names, args))
+    for k, v in kwargs.items():
+        if k not in _BALANCE_DEFAULTS:
+            raise TypeError(f"{r}: unknown argument '{k}'; use one of "
+                            f"{', '.join(_BALANCE_DEFAULTS)}")
+        if k in given:
+            raise TypeError(f"{r}: argument '{k}' given twice")
+        given[k] = v
+    opts = dict(_BALANCE_DEFAULTS, **given)
+    lockdir, degenratio = opts["lockdir"], opts["degenratio"]
+    weightfactor, updatefreq = opts["weightfactor"], opts["updatefreq"]
     if A.number(tolerance, r, "tolerance") < 1.0:
         raise ValueError(f"{r}: argument 'tolerance' must be >= 1, got {tolerance!r}")
     A.onoff(lockdir, r, "lockdir")
@@ -285,6 +306,7 @@ def IMBALANCE_TOLERANCE(solfec, tolerance, lockdir="OFF", degenratio=10.0, weigh
     # solfec-mpi: the Zoltan settings of the decomposition (no effect in serial runs).
     solfec._domain._set_balance(float(tolerance), lockdir == "ON", float(degenratio),
                                 float(weightfactor), freq)
+    return True  # as Solfec-1.0
 
 
 @A.keyword_aliases("WARNINGS", state="flag")

@@ -287,9 +287,30 @@ class NEWTON_SOLVER(_IterationsHistory):
         self.smoothing = smoothing
         self.residual = residual
         self.locdyn = locdyn
-        self.linver = A.choice(linver, r, "linver", ("GMRES", "DIAG"))
+        self.linver = linver
+        # Solfec-1.0 arguments kept as members but without a meaning here
+        self.maxmatvec = 10000 if maxmatvec is None else maxmatvec
+        self.theta = 0.25 if theta is None else theta
+        self.omega = 1e-10 if omega is None else omega
         if reldelta is not None:
             A.choice(reldelta, r, "reldelta", ("OFF", "avgWii", "minWii", "maxWii"))
+
+    # linver: GMRES (the linear solver used) or DIAG (accepted; GMRES is used)
+    linver = property(lambda s: s._linver,
+                      lambda s, v: setattr(s, "_linver",
+                                           A.choice(v, s._routine, "linver", ("GMRES", "DIAG"))))
+    maxmatvec = property(lambda s: s._maxmatvec,
+                         lambda s, v: setattr(s, "_maxmatvec", s._at_least(v, "maxmatvec", 1)))
+    theta = property(lambda s: s._theta,
+                     lambda s, v: setattr(s, "_theta", A.positive(v, s._routine, "theta")))
+    omega = property(lambda s: s._omega,
+                     lambda s, v: setattr(s, "_omega", A.positive(v, s._routine, "omega")))
+
+    def _at_least(self, v, name, low):
+        v = A.integer(v, self._routine, name)
+        if v < low:
+            raise ValueError(f"{self._routine}: argument '{name}' must be >= {low}, got {v}")
+        return v
 
     @property
     def locdyn(self):

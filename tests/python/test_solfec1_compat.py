@@ -335,3 +335,28 @@ def test_xdmf_export_in_solfec_1_0_form_selects_frames_and_bodies(outdir, tmp_pa
         XDMF_EXPORT(sol, 0.0, base + "5", subset=[(0, 0, 0, 1, 1, 1)])
     with pytest.raises(ValueError, match=r"XDMF_EXPORT: argument 't' as a tuple must be"):
         XDMF_EXPORT(sol, (0.0, 0.1, 0.2), base + "6")
+
+
+def test_imbalance_tolerance_in_solfec_1_0_positional_order(outdir):
+    sol = SOLFEC("DYNAMIC", 1e-3, outdir)
+    assert IMBALANCE_TOLERANCE(sol, 1.3, 0.5, 20) is True  # (tolerance, weightfactor, freq)
+    assert sol._balance == {"tolerance": 1.3, "lockdir": False, "degenratio": 10.0,
+                            "weightfactor": 0.5, "updatefreq": 20}
+    IMBALANCE_TOLERANCE(sol, 1.2, "ON", 5.0, 0.3, 7)  # the manual's order
+    assert sol._balance == {"tolerance": 1.2, "lockdir": True, "degenratio": 5.0,
+                            "weightfactor": 0.3, "updatefreq": 7}
+    with pytest.raises(TypeError, match="IMBALANCE_TOLERANCE: argument 'weightfactor' given"):
+        IMBALANCE_TOLERANCE(sol, 1.2, 0.5, weightfactor=0.3)
+    with pytest.raises(ValueError, match="IMBALANCE_TOLERANCE: argument 'weightfactor'"):
+        IMBALANCE_TOLERANCE(sol, 1.2, 2.0)
+
+
+def test_newton_solver_keeps_solfec_1_0_members():
+    n = NEWTON_SOLVER()
+    assert (n.linver, n.maxmatvec, n.theta, n.omega) == ("GMRES", 10000, 0.25, 1e-10)
+    n.theta, n.maxmatvec, n.linver = 0.3, 50, "DIAG"
+    assert (n.theta, n.maxmatvec, n.linver) == (0.3, 50, "DIAG")
+    with pytest.raises(ValueError, match="NEWTON_SOLVER: unknown value 'BAD' of argument 'linver'"):
+        n.linver = "BAD"
+    with pytest.raises(ValueError, match="TEST_SOLVER: argument 'maxmatvec' must be >= 1"):
+        TEST_SOLVER(maxmatvec=0)
