@@ -70,6 +70,9 @@ class GAUSS_SEIDEL_SOLVER(_IterationsHistory):
         self.diagsolver = diagsolver
         if callback is not None:
             A.callable_(callback, r, "callback")
+        elif self._failure == "CALLBACK":  # as Solfec-1.0
+            raise ValueError("GAUSS_SEIDEL_SOLVER: failure 'CALLBACK' needs argument 'callback' "
+                             "(a callable)")
         self._callback = callback
         self._data = data
         self.anderson = anderson
@@ -423,6 +426,13 @@ class BODY_SPACE_SOLVER(NEWTON_SOLVER):
 
     def __init__(self, meritval=1e-5, maxiter=20):
         super().__init__(meritval=meritval, maxiter=maxiter, locdyn="OFF")
+        self.smooth = 0.0
+
+    # the manual's derivative smoothing coefficient (>= 0): accepted; the Newton solver does
+    # no derivative smoothing (its `smoothing` are Gauss-Seidel sweeps)
+    smooth = property(lambda s: s._smooth,
+                      lambda s, v: setattr(s, "_smooth",
+                                           A.positive(v, s._routine, "smooth", allow_zero=True)))
 
 
 class AUTO_SOLVER(_IterationsHistory):

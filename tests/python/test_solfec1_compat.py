@@ -360,3 +360,15 @@ def test_newton_solver_keeps_solfec_1_0_members():
         n.linver = "BAD"
     with pytest.raises(ValueError, match="TEST_SOLVER: argument 'maxmatvec' must be >= 1"):
         TEST_SOLVER(maxmatvec=0)
+
+
+def test_solver_argument_checks_of_solfec_1_0():
+    with pytest.raises(ValueError, match="GAUSS_SEIDEL_SOLVER: failure 'CALLBACK' needs argument "
+                                         "'callback'"):
+        GAUSS_SEIDEL_SOLVER(1e-6, 10, failure="CALLBACK")
+    b = BODY_SPACE_SOLVER()
+    assert b.smooth == 0.0
+    b.smooth = 1e-6
+    assert b.smooth == 1e-6
+    with pytest.raises(ValueError, match="BODY_SPACE_SOLVER: argument 'smooth'"):
+        b.smooth = -1.0
