@@ -112,9 +112,11 @@ def _mesh_arrays(base, volid, surid, markers):
 def _save_cache(path, X, T, V, F, S):
     d = os.path.dirname(os.path.abspath(path))
     os.makedirs(d, exist_ok=True)
-    with open(path, "wb") as f:  # np.savez to a handle: the name is kept as given
+    tmp = f"{path}.{os.getpid()}.tmp"  # written whole, then renamed: never read half-written
+    with open(tmp, "wb") as f:  # np.savez to a handle: the name is kept as given
         np.savez(f, format=np.array(_CACHE_FORMAT), nodes=X, tets=T, volids=V, faces=F,
                  surfids=S)
+    os.replace(tmp, path)
 
 
 def _load_cache(path):
@@ -149,9 +151,34 @@ def TETRAHEDRALIZE(shape, path, volume=None, quality=None, volid=None, surid=Non
     the id of every boundary face (default: the MESH's face ids, or a .poly/.smesh file's facet
     markers, else 0). The mesh is cached in the file `path`: when `path` holds such a cache it
     is returned and the other arguments are not used."""
-    cached = _load_cache(A.string(path, _R, "path"))
+    from .run import BARRIER, RANK
+    A.string(path, _R, "path")
+    # solfec-mpi: every rank sees the same cache file between two barriers (nobody writes
+    # then), so all take the same branch; without a cache rank 0 meshes and writes it and the
+    # other ranks then read it (as Solfec-1.0). Serial runs: the barriers do nothing.
+    BARRIER()
+    cached = _load_cache(path)
+    BARRIER()
     if cached is not None:
         return _to_mesh(*cached)
+    shape, volume, quality, volid, surid = _arguments(shape, volume, quality, volid, surid)
+    rank = RANK()
+    if rank != 0:
+        BARRIER()
+        cached = _load_cache(path)
+        if cached is None:
+            raise RuntimeError(f"TETRAHEDRALIZE: rank {rank} found no mesh cache in '{path}' "
+                               f"after rank 0 meshed (rank 0 failed, or argument 'path' is not "
+                               f"a file all ranks see)")
+        return _to_mesh(*cached)
+    try:
+        return _tetrahedralize(shape, path, volume, quality, volid, surid)
+    finally:
+        BARRIER()  # serial: no-op
+
+
+def _arguments(shape, volume, quality, volid, surid):
+    """The checked arguments (every rank checks them the same way)."""
     if isinstance(shape, _ShapeObject):
         if not isinstance(shape, MESH):
             raise TypeError(f"TETRAHEDRALIZE: argument 'shape' must be a MESH or the path of a "
@@ -181,6 +208,10 @@ def TETRAHEDRALIZE(shape, path, volume=None, quality=None, volid=None, surid=Non
         volid = A.integer(volid, _R, "volid")
     if surid is not None:
         surid = A.integer(surid, _R, "surid")
+    return shape, volume, quality, volid, surid
+
+
+def _tetrahedralize(shape, path, volume, quality, volid, surid):
     with tempfile.TemporaryDirectory(prefix="tetrahedralize") as tmp:
         if isinstance(shape, MESH):
             name = "surface.poly"

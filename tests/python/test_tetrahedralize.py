@@ -179,3 +179,28 @@ def test_ellip_mesh_errors():
         ELLIP_MESH((0, 0, 0), (1, 1, 1), 1e-6, 1, 1)
     with pytest.raises(TypeError, match="ELLIP_MESH: argument 'volid'"):
         ELLIP_MESH((0, 0, 0), (1, 1, 1), 0.1, 1.5, 1)
+
+
+def test_under_solfec_mpi_rank_0_meshes_and_every_rank_gets_the_same_mesh(tmp_path):
+    """solfec-mpi runs the deck on every rank: rank 0 writes the cache, the others read it
+    (no two ranks write the file); a second run finds the cache on every rank."""
+    import subprocess
+    from conftest import BUILD
+    from test_mpi_launcher import MPI_ENV
+    exe, mpirun = os.path.join(BUILD, "solfec-mpi"), shutil.which("mpirun")
+    if not os.path.exists(exe) or mpirun is None:
+        pytest.skip("solfec-mpi not built or no mpirun")
+    deck = ("m = TETRAHEDRALIZE(HEX(%r, 2, 2, 2, 1, [1] * 6), 'cache.dat', volume=0.002)\n"
+            "open('rank%%d.txt' %% RANK(), 'w').write('%%d %%r' %% (m.nelem, m._get().volume()))\n"
+            % CUBE)
+    (tmp_path / "deck.py").write_text(deck)
+    for np_ in (2, 3):  # meshing, then reading the cache
+        p = subprocess.run([mpirun, "--oversubscribe", "-np", str(np_), exe, "deck.py"],
+                           cwd=tmp_path, capture_output=True, text=True, timeout=120,
+                           env=dict(os.environ, **MPI_ENV))
+        assert p.returncode == 0, p.stderr
+        got = {(tmp_path / f"rank{r}.txt").read_text() for r in range(np_)}
+        assert len(got) == 1
+        nelem, vol = got.pop().split()
+        assert int(nelem) > 100 and float(vol) == pytest.approx(1.0, rel=1e-12)
+    assert not [f for f in os.listdir(tmp_path) if f.endswith(".tmp")]
