@@ -17,15 +17,28 @@ __all__ = ["SOLFEC", "BULK_MATERIAL", "SURFACE_MATERIAL", "BODY", "TIME_SERIES",
            "BODY_CHARS", "INITIAL_VELOCITY", "DELETE", "APPLY_BULKMAT", "MATERIAL"]
 
 
-def _known_member(kind, obj, name):
+class _KnownMembers:
     """Setting a member the type does not have raises (a misspelt or unsupported Solfec-1.0
     member would otherwise be stored and silently ignored); private names are internal."""
-    if not name.startswith("_") and not hasattr(type(obj), name):
-        raise AttributeError(f"{kind}: no member '{name}' (docs/deck-language.md lists the "
-                             f"members of {kind} objects)")
+
+    def __setattr__(self, name, value):
+        if not name.startswith("_") and not hasattr(type(self), name):
+            kind = type(self).__name__
+            raise AttributeError(f"{kind}: no member '{name}' (docs/deck-language.md lists the "
+                                 f"members of {kind} objects)")
+        object.__setattr__(self, name, value)
 
 
-class SOLFEC:
+def _off_only(member, unsupported):
+    """A Solfec-1.0 'ON'/'OFF' flag without a model here: it reads 'OFF' (its default) and
+    setting 'ON' raises ValueError saying what is not supported."""
+    def set_flag(self, v):
+        if A.onoff(v, member, member.split(".")[1]):
+            raise ValueError(f"{member}: 'ON' {unsupported}")
+    return property(lambda self: "OFF", set_flag)
+
+
+class SOLFEC(_KnownMembers):
     """SOLFEC(analysis, step, output): one simulation ('DYNAMIC' or 'QUASI_STATIC') with time
     step `step` [s] (an upper bound) writing to the directory `output`."""
 
@@ -179,19 +192,8 @@ class SOLFEC:
         self._domain.set_progress(v)
         self._verbose = v
 
-    @property
-    def cleanup(self):
-        return "OFF"
-
-    @cleanup.setter
-    def cleanup(self, v):
-        if A.onoff(v, "SOLFEC.cleanup", "cleanup"):
-            raise ValueError("SOLFEC.cleanup: 'ON' (deleting the output directory at exit) is "
-                             "not supported; remove the directory after the run")
-
-    def __setattr__(self, name, value):
-        _known_member("SOLFEC", self, name)
-        object.__setattr__(self, name, value)
+    cleanup = _off_only("SOLFEC.cleanup", "(deleting the output directory at exit) is not "
+                        "supported; remove the directory after the run")
 
     def __repr__(self):
         return f"<SOLFEC {self._analysis} step={self.step} output='{self._outpath}'>"
@@ -386,7 +388,7 @@ class TIME_SERIES:
 _FORMS = ("TL", "BC", "BC-RO", "BC_RO", "BC-MODAL", "BC_MODAL", "FFR")
 
 
-class BODY:
+class BODY(_KnownMembers):
     """BODY(solfec, kind, shape, material | label, form, mesh, base): a body of kind 'RIGID',
     'PSEUDO_RIGID', 'FINITE_ELEMENT' or 'OBSTACLE'; the shape (object or list) is emptied.
     FINITE_ELEMENT: shape is one MESH, or CONVEX/SPHERE objects embedded in the background
@@ -558,20 +560,8 @@ class BODY:
         self._d.set_body_rotation_disabled(
             self._id, A.onoff(v, "BODY.disable_rotation", "disable_rotation"))
 
-    # Solfec-1.0's fracture flag: no fracture model here; 'OFF' (its default) is accepted
-    @property
-    def fracturecheck(self):
-        return "OFF"
-
-    @fracturecheck.setter
-    def fracturecheck(self, v):
-        if A.onoff(v, "BODY.fracturecheck", "fracturecheck"):
-            raise ValueError("BODY.fracturecheck: 'ON' is not supported (no fracture model: "
-                             "FRACTURE_EXPORT_YAFFEMS and SIMPLIFIED_CRACK are not provided)")
-
-    def __setattr__(self, name, value):
-        _known_member("BODY", self, name)
-        object.__setattr__(self, name, value)
+    fracturecheck = _off_only("BODY.fracturecheck", "is not supported (no fracture model: "
+                              "FRACTURE_EXPORT_YAFFEMS and SIMPLIFIED_CRACK are not provided)")
 
     def __repr__(self):
         return f"<BODY {self._id} {self.kind} label={self.label!r}>"
