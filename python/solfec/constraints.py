@@ -106,13 +106,18 @@ def FIX_POINT(body, point, strength=None):
 
 
 def FIX_DIRECTION(body, point, direction, body2=None, point2=None):
-    """FIX_DIRECTION(body, point, direction): fixes the motion of a referential point along a
-    spatial direction."""
+    """FIX_DIRECTION(body, point, direction | body2, point2): fixes the motion of a referential
+    point along a spatial direction; with body2 and point2 (Solfec-1.0), the relative motion
+    of the two points along the direction (their distance along it stays as it starts)."""
     r = "FIX_DIRECTION"
-    if body2 is not None or point2 is not None:
-        raise ValueError("FIX_DIRECTION: the two-body form (arguments 'body2', 'point2') is not "
-                         "available in this version")
-    return _add(r, "FIXDIR", _body(body, r), None, A.vec3(point, r, "point"),
+    if (body2 is None) != (point2 is None):
+        raise ValueError("FIX_DIRECTION: the two-body form needs both 'body2' and 'point2'")
+    b2 = None if body2 is None else _body(body2, r, "body2")
+    p2 = (0, 0, 0) if point2 is None else A.vec3(point2, r, "point2")
+    b1 = _body(body, r)
+    if b2 is b1:
+        raise ValueError("FIX_DIRECTION: 'body2' is 'body'; pass another body")
+    return _add(r, "FIXDIR", b1, b2, A.vec3(point, r, "point"), p2,
                 direction=A.direction(direction, r, "direction"))
 
 

@@ -284,6 +284,12 @@ void DefineConstraintAccess(py::class_<Domain>& c) {
             con.kind = ConstraintKind::kFixDirection;
             con.X_origin = body1->SpatialPoint(p1);
             con.base = BaseFromNormal(dir.normalized());
+            if (body2) {  // two-body form: n . (x2 - x1) kept (X_origin = x2 - x1 at start)
+              con.body2 = body2;
+              con.X2 = p2;
+              con.point2 = body2->SpatialPoint(p2);
+              con.X_origin = con.point2 - con.X_origin;
+            }
           } else if (kind == "VELODIR" || kind == "SETDISP" || kind == "SETACC") {
             con.kind = ConstraintKind::kVeloDir;
             con.X_origin = body1->SpatialPoint(p1);

@@ -297,6 +297,7 @@ void Domain::UpdateUserConstraints() {
       case ConstraintKind::kFixDirection:
       case ConstraintKind::kVeloDir:
         c.point = c.body1->SpatialPoint(c.X1);
+        if (c.body2) c.point2 = c.body2->SpatialPoint(c.X2);  // two-body FIX_DIRECTION
         break;
       case ConstraintKind::kRigidLink: {
         c.point = c.body1 ? c.body1->SpatialPoint(c.X1) : c.X_origin;

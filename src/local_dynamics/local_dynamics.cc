@@ -89,7 +89,11 @@ Law MakeLaw(const Constraint& c, double t, double h, bool quasi_static) {
     }
     case ConstraintKind::kFixDirection: {
       law.kind = LawKind::kNormalEquality;
-      law.target.z() = reach * n.dot(c.X_origin - Point1(c));
+      if (c.body2)  // two bodies: U = n . (v2 - v1) keeps n . (x2 - x1) at its start value
+        law.target.z() =
+            reach * n.dot(c.X_origin - (c.body2->SpatialPoint(c.X2) - Point1(c)));
+      else
+        law.target.z() = reach * n.dot(c.X_origin - Point1(c));
       break;
     }
     case ConstraintKind::kVeloDir: {

@@ -372,3 +372,28 @@ def test_solver_argument_checks_of_solfec_1_0():
     assert b.smooth == 1e-6
     with pytest.raises(ValueError, match="BODY_SPACE_SOLVER: argument 'smooth'"):
         b.smooth = -1.0
+
+
+def test_two_body_fix_direction_keeps_the_points_distance_along_the_direction(outdir):
+    """Solfec-1.0's FIX_DIRECTION(body, point, dir, body2, point2): two equal free boxes tied
+    along x at their mass centres, the first pushed along x by F and thrown along y. Both
+    accelerate together at F / 2m along x (each moves by F t^2 / 4m), the motion along y stays
+    the first box's own, and the distance along x stays as it started."""
+    sol = SOLFEC("DYNAMIC", 1e-3, outdir)
+    sol.verbose = "OFF"
+    mat = BULK_MATERIAL(sol, young=1e9, poisson=0.25, density=1e3)  # 1000 kg boxes
+    a = BODY(sol, "RIGID", box(0, 0, 0, 1, 1, 1), mat)
+    b = BODY(sol, "RIGID", box(3, 0, 0, 1, 1, 1), mat)
+    INITIAL_VELOCITY(a, (0, 0.5, 0), (0, 0, 0))
+    FORCE(a, "SPATIAL", (0.5, 0.5, 0.5), (1, 0, 0), 400.0)
+    c = FIX_DIRECTION(a, (0.5, 0.5, 0.5), (1, 0, 0), b, (3.5, 0.5, 0.5))
+    assert c.kind == "FIXDIR"
+    RUN(sol, GAUSS_SEIDEL_SOLVER(1e-10, 100), 0.1)
+    t = sol.time
+    xa, xb = np.array(a.conf[9:]), np.array(b.conf[9:])
+    np.testing.assert_allclose(xa, (0.5 + 0.1 * t * t, 0.5 + 0.5 * t, 0.5), atol=1e-9)
+    np.testing.assert_allclose(xb, (3.5 + 0.1 * t * t, 0.5, 0.5), atol=1e-9)
+    np.testing.assert_allclose(b.velo[3:], (0.2 * t, 0, 0), atol=1e-9)
+    assert c.R[2] != 0.0  # the tie carries half the force
+    with pytest.raises(ValueError, match="FIX_DIRECTION: the two-body form needs both"):
+        FIX_DIRECTION(a, (0.5, 0.5, 0.5), (1, 0, 0), b)
