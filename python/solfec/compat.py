@@ -13,8 +13,7 @@ from .model import BODY, SOLFEC
 
 __all__ = ["DISPLAY_POINT", "RENDER", "REGISTER_CALLBACK", "ELLIP", "MESH_SPLIT",
            "RT_SPLIT", "SIMPLIFIED_CRACK", "FIELD", "SICONOS_SOLVER", "HYBRID_SOLVER",
-           "SOLFEC_EXPORT", "MBFCP_EXPORT", "FRACTURE_EXPORT_YAFFEMS", "BODY_MM_EXPORT",
-           "SET_DISPLACEMENT3", "SET_VELOCITY3", "SET_ACCELERATION3"]
+           "SOLFEC_EXPORT", "MBFCP_EXPORT", "FRACTURE_EXPORT_YAFFEMS", "BODY_MM_EXPORT"]
 
 
 def DISPLAY_POINT(body, point, label=None):
@@ -121,11 +120,3 @@ SOLFEC_EXPORT = _missing(
     "ParaView files (docs/output.md)")
 MBFCP_EXPORT = _missing("MBFCP_EXPORT", "the MBFCP format is not supported")
 FRACTURE_EXPORT_YAFFEMS = _missing("FRACTURE_EXPORT_YAFFEMS", "fracture export is not supported")
-SET_DISPLACEMENT3 = _missing(
-    "SET_DISPLACEMENT3", "call SET_DISPLACEMENT once per direction of the base (three "
-    "constraints)")
-SET_VELOCITY3 = _missing(
-    "SET_VELOCITY3", "call SET_VELOCITY once per direction of the base (three constraints)")
-SET_ACCELERATION3 = _missing(
-    "SET_ACCELERATION3", "call SET_ACCELERATION once per direction of the base (three "
-    "constraints)")

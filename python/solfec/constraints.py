@@ -9,7 +9,8 @@ from . import _args as A
 from .model import BODY, TIME_SERIES
 
 __all__ = ["CONSTRAINT", "FIX_POINT", "FIX_DIRECTION", "SET_DISPLACEMENT", "SET_VELOCITY",
-           "SET_ACCELERATION", "PUT_RIGID_LINK", "PUT_SPRING"]
+           "SET_ACCELERATION", "SET_DISPLACEMENT3", "SET_VELOCITY3", "SET_ACCELERATION3",
+           "PUT_RIGID_LINK", "PUT_SPRING"]
 
 
 class CONSTRAINT:
@@ -151,6 +152,40 @@ def SET_ACCELERATION(body, point, direction, tms):
     return _add(r, "SETACC", _body(body, r), None, A.vec3(point, r, "point"),
                 direction=A.direction(direction, r, "direction"),
                 value=_series(tms, r, "tms"))
+
+
+def _three(routine, one, body, point, base, values):
+    """Solfec-1.0's SET_*3: `one` (SET_DISPLACEMENT, SET_VELOCITY or SET_ACCELERATION) along
+    each of the three columns of `base` (9 numbers, column after column) with the matching
+    item of `values`; returns the three constraints."""
+    b = A.vec(base, 9, routine, "base")
+    if not isinstance(values, (list, tuple)) or len(values) != 3:
+        raise TypeError(f"{routine}: argument 'values' must be a tuple of 3 (one per base "
+                        f"direction), got {type(values).__name__} {values!r}")
+    dirs = [tuple(b[3 * k:3 * k + 3]) for k in range(3)]
+    import numpy as np
+    if abs(np.linalg.det(np.array(dirs))) <= 1e-12 * max(1.0, np.abs(b).max()) ** 3:
+        raise ValueError(f"{routine}: the three directions of argument 'base' are dependent; "
+                         f"pass three independent (e.g. orthonormal) columns")
+    return [one(body, point, d, v) for d, v in zip(dirs, values)]
+
+
+def SET_DISPLACEMENT3(body, point, base, values):
+    """SET_DISPLACEMENT3(body, point, base, (tms1, tms2, tms3)): SET_DISPLACEMENT along each
+    column of `base` (Solfec-1.0; 3 constraints returned)."""
+    return _three("SET_DISPLACEMENT3", SET_DISPLACEMENT, body, point, base, values)
+
+
+def SET_VELOCITY3(body, point, base, values):
+    """SET_VELOCITY3(body, point, base, (v1, v2, v3)): SET_VELOCITY along each column of
+    `base` (Solfec-1.0; 3 constraints returned)."""
+    return _three("SET_VELOCITY3", SET_VELOCITY, body, point, base, values)
+
+
+def SET_ACCELERATION3(body, point, base, values):
+    """SET_ACCELERATION3(body, point, base, (tms1, tms2, tms3)): SET_ACCELERATION along each
+    column of `base` (Solfec-1.0; 3 constraints returned)."""
+    return _three("SET_ACCELERATION3", SET_ACCELERATION, body, point, base, values)
 
 
 def PUT_RIGID_LINK(body1, body2, point1, point2, strength=None):

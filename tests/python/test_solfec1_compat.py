@@ -29,8 +29,7 @@ UNPHYSICAL_PENETRATION VELOCITY VIEWER WARNINGS XDMF_EXPORT""".split()
 
 MISSING = ["ELLIP", "MESH_SPLIT", "RT_SPLIT", "SIMPLIFIED_CRACK",
            "FIELD", "SICONOS_SOLVER", "HYBRID_SOLVER", "SOLFEC_EXPORT", "MBFCP_EXPORT",
-           "FRACTURE_EXPORT_YAFFEMS", "SET_DISPLACEMENT3", "SET_VELOCITY3",
-           "SET_ACCELERATION3"]
+           "FRACTURE_EXPORT_YAFFEMS"]
 
 
 def test_every_solfec_1_0_routine_is_a_deck_builtin(run_solfec):
@@ -397,3 +396,25 @@ def test_two_body_fix_direction_keeps_the_points_distance_along_the_direction(ou
     assert c.R[2] != 0.0  # the tie carries half the force
     with pytest.raises(ValueError, match="FIX_DIRECTION: the two-body form needs both"):
         FIX_DIRECTION(a, (0.5, 0.5, 0.5), (1, 0, 0), b)
+
+
+def test_set_velocity3_prescribes_the_point_velocity_in_a_base(outdir):
+    """SET_VELOCITY3 / SET_DISPLACEMENT3 (Solfec-1.0): a free box whose centre is given the
+    velocity (0.3, -0.2, 0.1) in a base rotated 30 degrees about z moves its centre exactly so
+    (three SET_VELOCITY constraints along the base's columns)."""
+    c, s_ = np.cos(np.pi / 6), np.sin(np.pi / 6)
+    base = (c, s_, 0, -s_, c, 0, 0, 0, 1)  # columns e1, e2, e3
+    sol = SOLFEC("DYNAMIC", 1e-3, outdir)
+    sol.verbose = "OFF"
+    mat = BULK_MATERIAL(sol, young=1e9, poisson=0.25, density=1e3)
+    b = BODY(sol, "RIGID", box(0, 0, 0, 1, 1, 1), mat)
+    cons = SET_VELOCITY3(b, (0.5, 0.5, 0.5), base, (0.3, -0.2, TIME_SERIES([0, 0.1, 1, 0.1])))
+    assert [k.kind for k in cons] == ["VELODIR"] * 3
+    RUN(sol, GAUSS_SEIDEL_SOLVER(1e-10, 100), 0.05)
+    v = 0.3 * np.array([c, s_, 0]) - 0.2 * np.array([-s_, c, 0]) + 0.1 * np.array([0, 0, 1])
+    np.testing.assert_allclose(b.velo[3:], v, atol=1e-9)
+    with pytest.raises(ValueError, match="SET_VELOCITY3: the three directions of argument "
+                                         "'base' are dependent"):
+        SET_VELOCITY3(b, (0, 0, 0), (1, 0, 0, 1, 0, 0, 0, 0, 1), (0, 0, 0))
+    with pytest.raises(TypeError, match="SET_DISPLACEMENT3: argument 'values' must be a tuple"):
+        SET_DISPLACEMENT3(b, (0, 0, 0), base, (1, 2))
