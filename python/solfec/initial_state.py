@@ -14,8 +14,10 @@ As in Solfec-1.0:
   `subset` (a label pattern or a list of them, regular expressions found anywhere in the
   label), the bodies of this run whose label matches a pattern take the state of the body
   with the same label in the frame.
-- Only the body states (configuration q and velocity u) are copied: the simulation time, the
-  constraints and their reactions stay those of this run.
+- The body states (configuration q and velocity u) and their work counters (ENERGY's external,
+  contact and friction work) are copied: the simulation time, the constraints and their
+  reactions stay those of this run. A FINITE_ELEMENT body mapped from a rigid motion by
+  RIGID_TO_FEM starts its counters from 0.
 - In READ mode (the deck re-run to read its own results) both routines do nothing.
 """
 
@@ -218,19 +220,24 @@ def _initialize(solfec, path, time, subset, r, rigid_to_fem):
         fr = res.frame(res.nearest_frame(t))
         updates = []
         for body, other in _pairs(solfec, res, fr, patterns, r):
+            works = None
             if (rigid_to_fem and body.kind == "FINITE_ELEMENT" and
                     res.kind(other) == "RIGID"):
                 q, u = _fe_from_rigid(r, body, res, fr, other)
             else:
                 q, u = _check_copy(r, body, res, fr, other)
+                # ENERGY's work counters (external, contact, friction), as Solfec-1.0's state
+                works = [float(w) for w in fr.bodies["energy"][fr.position(other)][2:5]]
             if not (np.all(np.isfinite(q)) and np.all(np.isfinite(u))):
                 raise ValueError(f"{r}: the state of body {other} in {_where(res, fr)} is not "
                                  f"finite (argument 'path')")
-            updates.append((body, q, u))
+            updates.append((body, q, u, works))
     d = solfec._domain
-    for body, q, u in updates:  # every body checked first: an error changes nothing
+    for body, q, u, works in updates:  # every body checked first: an error changes nothing
         d.set_body_conf(body.id, q.tolist())
         d.set_body_velo(body.id, u.tolist())
+        if works is not None:
+            d.set_body_works(body.id, *works)
     return len(updates)
 
 

@@ -218,6 +218,18 @@ void DefineBodyAccess(py::class_<Domain>& c) {
            })
       .def("body_point",
            [](const Domain& d, Id id, const Vec3& X) { return GetBody(d, id).SpatialPoint(X); })
+      .def("set_body_works",
+           [](Domain& d, Id id, double external, double contact, double friction) {
+             Body& b = GetBody(d, id);  // INITIALIZE_STATE: ENERGY's work counters
+             b.external_work = external;
+             b.contact_work = contact;
+             b.friction_work = friction;
+           })
+      .def("body_works",
+           [](const Domain& d, Id id) {
+             const Body& b = GetBody(d, id);
+             return py::make_tuple(b.external_work, b.contact_work, b.friction_work);
+           })
       .def("set_body_rotation_disabled",
            [](Domain& d, Id id, bool disabled) {
              auto* r = dynamic_cast<body::RigidBody*>(&GetBody(d, id));

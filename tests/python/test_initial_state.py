@@ -86,6 +86,15 @@ def test_run_b_from_a_at_quarter_time_ends_in_a_s_final_state(run_a, tmp_path):
     # bounce (at ~0.286 s) is computed by the same operations: bitwise equal.
     assert b.conf[11] > 0.05  # the ball bounced (without the floor z(0.5) = -0.73)
     assert state(b, c) == a_end
+    # the work counters (ENERGY's external, contact, friction work) were copied at 0.25 s and
+    # went on as in A: the gravity work and the bounce's contact work of A's last frame
+    with Results(a_dir) as r:
+        fr = r.frame(r.nearest_frame(0.5))
+        for body in (b, c):
+            stored = fr.bodies["energy"][fr.position(body.id)][2:5]
+            got = sol._domain.body_works(body.id)
+            np.testing.assert_allclose(got, stored, rtol=1e-12, atol=1e-12)
+        assert fr.bodies["energy"][fr.position(b.id)][2] > 1.0  # the ball fell: external work
 
 
 def test_time_picks_the_nearest_frame_and_clamps_outside_the_stored_range(run_a, tmp_path):
