@@ -45,6 +45,15 @@ class CONSTRAINT:
     kind = property(lambda self: self._d.constraint_kind(self._id))
     R = property(lambda self: tuple(self._d.constraint_R(self._id)))
     U = property(lambda self: tuple(self._d.constraint_U(self._id)))
+
+    @property
+    def V(self):
+        """Solfec-1.0's input velocity: the local relative velocity at the start of the last
+        step (U is the one at its end), in the constraint's base."""
+        if self._solfec._mode == "READ":
+            raise ValueError("CONSTRAINT.V: the velocity at the start of a step is not stored in "
+                             "the results (READ mode); U of the previous frame is the nearest")
+        return tuple(self._d.constraint_V(self._id))
     base = property(lambda self: self._d.constraint_base(self._id))
     point = property(lambda self: self._d.constraint_point(self._id))
     area = property(lambda self: self._d.constraint_area(self._id))

@@ -379,6 +379,7 @@ void DefineConstraintAccess(py::class_<Domain>& c) {
            [](Domain& d, Id id) { return std::string(contact::KindName(GetConstraint(d, id).kind)); })
       .def("constraint_R", [](Domain& d, Id id) { return Vec3(GetConstraint(d, id).R); })
       .def("constraint_U", [](Domain& d, Id id) { return Vec3(GetConstraint(d, id).U); })
+      .def("constraint_V", [](Domain& d, Id id) { return Vec3(GetConstraint(d, id).U_prev); })
       .def("constraint_base", [](Domain& d, Id id) { return BaseTuple(GetConstraint(d, id).base); })
       .def("constraint_point",
            [](Domain& d, Id id) {

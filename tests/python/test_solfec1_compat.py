@@ -418,3 +418,25 @@ def test_set_velocity3_prescribes_the_point_velocity_in_a_base(outdir):
         SET_VELOCITY3(b, (0, 0, 0), (1, 0, 0, 1, 0, 0, 0, 0, 1), (0, 0, 0))
     with pytest.raises(TypeError, match="SET_DISPLACEMENT3: argument 'values' must be a tuple"):
         SET_DISPLACEMENT3(b, (0, 0, 0), base, (1, 2))
+
+
+def test_constraint_v_is_the_relative_velocity_at_the_start_of_the_step(outdir):
+    """CONSTRAINT.V (Solfec-1.0's contact input velocity): a box sliding on a floor; after each
+    step V of a persisting contact equals its U of the step before (same base: a flat
+    floor), while U changes as friction slows the box."""
+    sol, b = resting_box(outdir)  # slides at 0.2 m/s, lands at -0.1 m/s
+    gs = GAUSS_SEIDEL_SOLVER(1e-10, 100)
+    RUN(sol, gs, 1e-3)
+    assert sol.ncon > 0
+    before = {c._id: c.U for c in sol.constraints}
+    for _ in range(3):
+        RUN(sol, gs, 1e-3)
+        now = {c._id: c for c in sol.constraints}
+        kept = [i for i in now if i in before]
+        assert kept
+        for i in kept:
+            # V = H u(t) of the bodies' velocities, U = W R + B of the solver's last sweep:
+            # equal to the solver's accuracy (epsilon 1e-10 of velocities ~0.2 m/s)
+            np.testing.assert_allclose(now[i].V, before[i], rtol=0, atol=1e-9)
+        assert any(abs(now[i].U[0] - before[i][0]) > 1e-6 for i in kept)  # friction decelerates
+        before = {i: c.U for i, c in now.items()}
