@@ -4,6 +4,7 @@ SET_DISPLACEMENT, SET_VELOCITY, SET_ACCELERATION, PUT_RIGID_LINK, PUT_SPRING."""
 import inspect
 import math
 import numbers
+import warnings
 
 from . import _args as A
 from .model import BODY, TIME_SERIES
@@ -98,10 +99,17 @@ def _add(routine, kind, body1, body2, p1, p2=(0, 0, 0), direction=(0, 0, 1), val
     solfec = (body1 or body2)._solfec
     if body1 is not None and body2 is not None and body1._solfec is not body2._solfec:
         raise ValueError(f"{routine}: the bodies belong to different SOLFEC objects")
-    for b in (body1, body2):
-        if b is not None and b.kind == "OBSTACLE" and kind != "RIGLNK":
-            raise ValueError(f"{routine}: an OBSTACLE cannot be constrained; obstacles move only "
-                             f"with their initial velocity")
+    obstacles = [b for b in (body1, body2) if b is not None and b.kind == "OBSTACLE"]
+    if kind in ("FIXPNT", "FIXDIR") and obstacles and \
+            all(b.kind == "OBSTACLE" for b in (body1, body2) if b is not None):
+        # Solfec-1.0 decks fix obstacles this way; an obstacle is fixed already (or moves with
+        # its initial velocity): the constraint is kept without a row
+        warnings.warn(f"{routine}: body {obstacles[0].id} is an OBSTACLE; the constraint has "
+                      f"no effect (obstacles move only with their initial velocity)",
+                      stacklevel=3)
+    elif obstacles and kind != "RIGLNK":
+        raise ValueError(f"{routine}: an OBSTACLE cannot be constrained; obstacles move only "
+                         f"with their initial velocity")
     cid = solfec._domain.add_constraint(kind, body1._id if body1 else -1,
                                         body2._id if body2 else -1, p1, p2, direction, value,
                                         strength)

@@ -172,8 +172,17 @@ void Domain::Step(solvers::ConstraintSolver& solver) {
   timer.Start();
   std::vector<Constraint*> rows;
   rows.reserve(constraints_.size());
-  for (Constraint& c : constraints_)
-    if (Home(c)) rows.push_back(&c);
+  // FIX_POINT / FIX_DIRECTION on obstacles only (Solfec-1.0 decks fix obstacles that way):
+  // no row, an obstacle has no degrees of freedom to constrain.
+  const auto obstacle = [](const body::Body* b) {
+    return !b || b->kind() == body::BodyKind::kObstacle;
+  };
+  for (Constraint& c : constraints_) {
+    const bool vacuous =
+        (c.kind == ConstraintKind::kFixPoint || c.kind == ConstraintKind::kFixDirection) &&
+        obstacle(c.body1) && obstacle(c.body2);
+    if (Home(c) && !vacuous) rows.push_back(&c);
+  }
   local_dynamics_.Assemble(rows, t, h, problem_, {solver.matrix_free(), qs});
   problem_rows_.resize(rows.size());
   for (size_t i = 0; i < rows.size(); ++i) {

@@ -440,3 +440,21 @@ def test_constraint_v_is_the_relative_velocity_at_the_start_of_the_step(outdir):
             np.testing.assert_allclose(now[i].V, before[i], rtol=0, atol=1e-9)
         assert any(abs(now[i].U[0] - before[i][0]) > 1e-6 for i in kept)  # friction decelerates
         before = {i: c.U for i, c in now.items()}
+
+
+def test_fixing_an_obstacle_is_accepted_and_has_no_effect(outdir):
+    """Solfec-1.0 decks fix OBSTACLE bodies with FIX_POINT / FIX_DIRECTION (its obstacles never
+    move): accepted with a warning, no row in the solve; a box still lands on the floor. A
+    prescribed motion of an obstacle is refused (Solfec-1.0 would not move it)."""
+    sol, b = resting_box(outdir)
+    floor = next(x for x in sol.bodies if x.kind == "OBSTACLE")
+    with pytest.warns(UserWarning, match="FIX_DIRECTION: body .* is an OBSTACLE; the constraint "
+                                         "has no effect"):
+        c = FIX_DIRECTION(floor, (0, 0, 0), (0, 0, 1))
+    with pytest.warns(UserWarning, match="FIX_POINT"):
+        FIX_POINT(floor, (1, 1, 0))
+    RUN(sol, GAUSS_SEIDEL_SOLVER(1e-10, 100), 0.05)
+    assert c.R == (0.0, 0.0, 0.0) and c.kind == "FIXDIR"
+    assert sol.ncon > 2 and abs(b.velo[5]) < 1e-6  # landed and rests on the floor
+    with pytest.raises(ValueError, match="SET_VELOCITY: an OBSTACLE cannot be constrained"):
+        SET_VELOCITY(floor, (0, 0, 0), (1, 0, 0), 1.0)
