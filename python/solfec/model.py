@@ -316,7 +316,16 @@ class SURFACE_MATERIAL:
     surf1 = property(lambda self: self._m.surf1)
     surf2 = property(lambda self: self._m.surf2)
     label = property(lambda self: self._m.label)
-    model = property(lambda self: self._m.model)
+    @property
+    def model(self):
+        return self._m.model
+
+    @model.setter
+    def model(self, v):  # read/write in Solfec-1.0
+        self._m.model = A.choice(v, "SURFACE_MATERIAL.model", "model",
+                                 ("SIGNORINI_COULOMB", "SPRING_DASHPOT"))
+        self._m.validate()
+        self._solfec._domain.update_surface_material(self._m)
 
     def _setter(name):
         def get(self):

@@ -458,3 +458,28 @@ def test_fixing_an_obstacle_is_accepted_and_has_no_effect(outdir):
     assert sol.ncon > 2 and abs(b.velo[5]) < 1e-6  # landed and rests on the floor
     with pytest.raises(ValueError, match="SET_VELOCITY: an OBSTACLE cannot be constrained"):
         SET_VELOCITY(floor, (0, 0, 0), (1, 0, 0), 1.0)
+
+
+def test_surface_material_model_is_writable(outdir):
+    """SURFACE_MATERIAL.model is read/write (Solfec-1.0): switched to 'SPRING_DASHPOT' after
+    creation, a box resting on a floor sinks to the static spring deflection m g / (n k) of its
+    n contact points (penalty solver)."""
+    sol = SOLFEC("DYNAMIC", 1e-3, outdir)
+    sol.verbose = "OFF"
+    GRAVITY(sol, (0, 0, -10))
+    mat = BULK_MATERIAL(sol, young=1e9, poisson=0.25, density=1e3)
+    sm = SURFACE_MATERIAL(sol, friction=0.0, spring=1e7, dashpot=-1)  # critical damping
+    assert sm.model == "SIGNORINI_COULOMB"
+    BODY(sol, "OBSTACLE", slab(), mat)
+    b = BODY(sol, "RIGID", box(0, 0, 0, 1, 1, 1), mat)
+    sm.model = "SPRING_DASHPOT"
+    assert sm.model == "SPRING_DASHPOT"
+    RUN(sol, PENALTY_SOLVER(), 1.0)
+    n = sol.ncon
+    assert n == 4
+    expected = 1000 * 10 / (n * 1e7)
+    for c in sol.constraints:
+        assert c.gap == pytest.approx(-expected, rel=1e-6)
+    assert b.conf[11] == pytest.approx(0.5 - expected, rel=1e-9)
+    with pytest.raises(ValueError, match="SURFACE_MATERIAL.model: unknown value 'X'"):
+        sm.model = "X"
