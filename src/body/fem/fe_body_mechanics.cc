@@ -75,8 +75,10 @@ void FeBody::ComputeMass() {
   std::vector<geometry::MassProperties> parts(elements_.size());
   mass_ = 0.0;
   Vec3 first = Vec3::Zero();
+  // ToConvexes builds the mesh's face tables once (ElementConvex(e) rebuilds them per call)
+  const std::vector<geometry::Convex> convexes = mesh_.ToConvexes();
   for (int e = 0; e < num_elements(); ++e) {
-    parts[e] = mesh_.ElementConvex(e).ComputeMassProperties();
+    parts[e] = convexes[e].ComputeMassProperties();
     const double m = materials_[elements_[e].material].density * parts[e].volume;
     mass_ += m;
     first += m * parts[e].center;
