@@ -99,9 +99,9 @@ def _add(routine, kind, body1, body2, p1, p2=(0, 0, 0), direction=(0, 0, 1), val
     solfec = (body1 or body2)._solfec
     if body1 is not None and body2 is not None and body1._solfec is not body2._solfec:
         raise ValueError(f"{routine}: the bodies belong to different SOLFEC objects")
-    obstacles = [b for b in (body1, body2) if b is not None and b.kind == "OBSTACLE"]
-    if kind in ("FIXPNT", "FIXDIR") and obstacles and \
-            all(b.kind == "OBSTACLE" for b in (body1, body2) if b is not None):
+    bodies = [b for b in (body1, body2) if b is not None]
+    obstacles = [b for b in bodies if b.kind == "OBSTACLE"]
+    if kind in ("FIXPNT", "FIXDIR") and obstacles and len(obstacles) == len(bodies):
         # Solfec-1.0 decks fix obstacles this way; an obstacle is fixed already (or moves with
         # its initial velocity): the constraint is kept without a row
         warnings.warn(f"{routine}: body {obstacles[0].id} is an OBSTACLE; the constraint has "

@@ -192,11 +192,6 @@ class MESH(_ShapeObject):
         dist = np.abs((x - p) @ (n / np.linalg.norm(n)))
         return [f for f in self.inter_element_faces() if (dist[f] <= eps).all()]
 
-    def _default_surfid(self, s):
-        """The surface id of faces not listed explicitly (it also marks the inner faces of
-        MESH2CONVEX)."""
-        return s.mesh_default_surfid
-
     def _single_mesh(self, routine):
         s = self._get(routine)
         if s.num_meshes != 1 or s.num_convexes or s.num_spheres:
@@ -216,7 +211,7 @@ class MESH(_ShapeObject):
         elements = []
         for idx, volid in s.mesh_elements():
             elements += [len(idx), *idx, volid]
-        gid = self._default_surfid(s)
+        gid = s.mesh_default_surfid  # the id of faces not listed (and of MESH2CONVEX's inner)
         surfids = [gid]
         for idx, sid in s.mesh_boundary_faces():
             if sid != gid:
