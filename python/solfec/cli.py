@@ -8,19 +8,62 @@ import os
 import sys
 import traceback
 
-USAGE = """solfec {version}
-SYNOPSIS: solfec [-v [--port N]] [-w] [-c] [-s SUBDIR] [-i SECONDS] path [deck arguments]
-  -v          open the viewer: serve the model in a browser page (docs/viewer.md)
-  --port N    viewer port on 127.0.0.1 (default 0: any free port, printed)
-  -w          write mode: recompute even if results exist
-  -c          continue: restart from the last stored frame and run to the deck's end time
-  -s SUBDIR   read/write results in a sub-directory of every output path
-  -i SECONDS  (accepted for compatibility)
-  path        the deck (a .py file), or a directory D holding D/basename(D).py
+SYNOPSIS = ("SYNOPSIS: solfec [-v [--port N]] [-w] [-c] [-s SUBDIR] [-i SECONDS] [-f] [-g WxH] "
+            "path [deck arguments]\n"
+            "          solfec --convert deck.py | --help | --version\n")
+
+HELP = """solfec {version}: the Solfec multibody contact simulator; runs a Python input deck.
+""" + SYNOPSIS + """
+  path          the deck (a .py file), or a directory D holding D/basename(D).py;
+                arguments after it reach the deck as sys.argv[1:]
+  -w            write mode: recompute even if results exist (they are overwritten)
+  -c            continue: restart from the last stored frame and run to the deck's end time
+  -s SUBDIR     read/write results in a sub-directory SUBDIR of every output path
+  -v            open the viewer: serve the model in a browser page (docs/viewer.md)
+  --port N      viewer port on 127.0.0.1 (default 0: any free port, printed)
+  -i SECONDS    accepted for compatibility with Solfec-1.0 (no effect)
+  -f            accepted for compatibility with Solfec-1.0 (no effect)
+  -g WxH        accepted for compatibility with Solfec-1.0 (window size; no effect)
+  --convert deck.py
+                print a Solfec-1.0 (Python 2) deck converted to Python 3
+  -h, --help    print this help
+  --version     print the version
+
+Without -w or -c, a SOLFEC object whose output directory holds results replays them (READ
+mode, nothing is computed). One run at a time writes an output directory: a second one is
+refused, naming the process that holds it.
+
+Exit status: 0 success; 1 the deck raised an error (a traceback points at its line);
+2 bad command line or deck not found; 130 interrupted (Ctrl-C).
+Environment: OPENBLAS_NUM_THREADS, OMP_NUM_THREADS (default 1, see docs/cli.md).
+Documentation: docs/cli.md (this command), docs/deck-language.md (the deck routines),
+docs/output.md (results), docs/parallel.md (solfec-mpi).
 """
 
 
+usage_failed = False   # set when main() returned 2 for a bad command line
+
+
+class UsageError(Exception):
+    """A bad command line: one line on stderr, then the synopsis; exit code 2."""
+
+
+def _program():
+    name = os.path.basename(sys.argv[0]) if sys.argv and sys.argv[0] else "solfec"
+    return "solfec-mpi" if name.startswith("solfec-mpi") else "solfec"
+
+
+def _error_output():
+    """Where messages about the command line go: stderr, on rank 0 only under solfec-mpi
+    (every rank sees the same command line and fails alike)."""
+    from . import run as _run
+    if _run._mpi is not None and _run._mpi.rank() > 0:
+        return None
+    return sys.stderr
+
+
 def _parse(argv):
+    """(path, deck arguments), or "help" / "version"; raises UsageError."""
     from . import _state
     opts = _state.options
     i = 0
@@ -30,18 +73,17 @@ def _parse(argv):
             opts["viewer"] = True
         elif a == "--port" or a.startswith("--port="):
             if a == "--port" and i + 1 >= len(argv):
-                raise SystemExit("solfec: option --port needs a value\n" + USAGE)
+                raise UsageError("option --port needs a value")
             value = a[len("--port="):] if "=" in a else argv[i + 1]
             if not value.isdigit() or int(value) > 65535:
-                raise SystemExit(f"solfec: --port needs an integer in [0, 65535], got "
-                                 f"'{value}'\n" + USAGE)
+                raise UsageError(f"--port needs an integer in [0, 65535], got '{value}'")
             opts["port"] = int(value)
             i += 0 if "=" in a else 1
         elif a == "-w":
             opts["write"] = True
         elif a in ("-s", "-i", "-g"):
             if i + 1 >= len(argv):
-                raise SystemExit(f"solfec: option {a} needs a value\n" + USAGE)
+                raise UsageError(f"option {a} needs a value")
             if a == "-s":
                 opts["subdir"] = argv[i + 1]
             i += 1
@@ -49,14 +91,50 @@ def _parse(argv):
             opts["continue"] = True
         elif a == "-f":
             pass
+        elif a == "--convert":
+            opts["convert"] = True
         elif a in ("-h", "--help"):
-            return None
+            return "help"
+        elif a == "--version":
+            return "version"
         elif a.startswith("-") and a != "-":
-            raise SystemExit(f"solfec: unknown option '{a}'\n" + USAGE)
+            raise UsageError(f"unknown option '{a}'")
         else:
             return a, argv[i + 1:]
         i += 1
-    return None
+    raise UsageError("no deck given")
+
+
+# Debian packages of modules whose name is not python3-<module>.
+_DEBIAN_NAMES = {"PIL": "python3-pil", "yaml": "python3-yaml", "sklearn": "python3-sklearn",
+                 "skimage": "python3-skimage", "vtk": "python3-vtk9"}
+
+
+def _missing_module_line(name):
+    """The line naming the Debian package of a module missing from this interpreter."""
+    top = name.split(".")[0]
+    pkg = _DEBIAN_NAMES.get(top, "python3-" + top.lower().replace("_", "-"))
+    return (f"{_program()}: the Python module '{top}' is missing from {sys.executable} (the "
+            f"Python {_program()} runs): install the Debian package {pkg} (sudo apt install "
+            f"{pkg}), or give its directory in PYTHONPATH")
+
+
+def _tell_if_nothing_computed():
+    """One line on stderr when the deck created SOLFEC objects to compute (WRITE mode) but
+    called RUN on none of them: no results are written (not in viewer mode, where RUN waits)."""
+    from . import _state
+    if _state.options.get("viewer"):
+        return
+    live = [ref() for ref in _state.solfec_objects]
+    live = [s for s in live if s is not None]
+    writing = [s for s in live if getattr(s, "_mode", None) == "WRITE"]
+    if writing and not any(getattr(s, "_ran", False) for s in live):
+        err = _error_output()
+        if err is not None:
+            sys.stdout.flush()
+            paths = ", ".join(f"'{s.outpath}'" for s in writing)
+            err.write(f"{_program()}: the deck called no RUN: nothing was computed and no "
+                      f"results were written ({paths})\n")
 
 
 def run_deck(path, args):
@@ -72,13 +150,18 @@ def run_deck(path, args):
     _state.options["argv"] = list(args)
     with open(path, "r", encoding="utf-8") as f:
         source = f.read()
+    if _state.options.get("convert"):
+        from . import py2deck
+        return py2deck.print_converted(source, path)
     namespace = {name: getattr(solfec, name) for name in solfec.__all__}
     namespace.update({"__name__": "__main__", "__file__": path, "__builtins__": __builtins__})
     sys.argv = [path] + list(args)
     sys.path.insert(0, os.path.dirname(os.path.abspath(path)))
     try:
-        code = compile(source, path, "exec")
+        from . import py2deck  # Python 2 (Solfec-1.0) decks: converted in memory
+        code = py2deck.compile_for_run(source, path, namespace)
         exec(code, namespace)
+        _tell_if_nothing_computed()
         if _state.options["viewer"]:  # the deck's objects stay alive in `namespace` meanwhile
             from .viewer import serve
             return serve(_state.options.get("port", 0))
@@ -92,7 +175,14 @@ def run_deck(path, args):
         sys.stdout.flush()
         etype, value, tb = sys.exc_info()
         # Drop this function's frame; keep the deck's and the library's frames.
-        traceback.print_exception(etype, value, tb.tb_next)
+        tb = tb.tb_next
+        if isinstance(value, SyntaxError):  # the deck's line only, not the compiling frames
+            tb = None
+        traceback.print_exception(etype, value, tb)
+        if isinstance(value, ModuleNotFoundError) and value.name:
+            err = _error_output()
+            if err is not None:
+                err.write(_missing_module_line(value.name) + "\n")
         return 1
     finally:
         sys.stdout.flush()
@@ -102,10 +192,22 @@ def run_deck(path, args):
 def main(argv=None):
     from . import __version__
     argv = sys.argv[1:] if argv is None else argv
-    parsed = _parse(argv)
-    if parsed is None:
-        sys.stdout.write(USAGE.format(version=__version__))
-        return 0 if argv else 1
+    try:
+        parsed = _parse(argv)
+    except UsageError as e:
+        global usage_failed
+        usage_failed = True   # solfec-mpi: every rank returns 2, no abort
+        err = _error_output()
+        if err is not None:
+            err.write(f"{_program()}: {e}\n" + SYNOPSIS.replace("solfec", _program()) +
+                      f"('{_program()} --help' lists the options)\n")
+        return 2
+    if parsed == "help":
+        sys.stdout.write(HELP.format(version=__version__).replace("solfec ", _program() + " "))
+        return 0
+    if parsed == "version":
+        sys.stdout.write(f"{_program()} {__version__}\n")
+        return 0
     return run_deck(*parsed)
 
 

@@ -76,8 +76,17 @@ def execfile(path, globals=None, locals=None):
     exec(code.code, globals, locals)
 
 
+def _python2_modules():
+    # Module functions Python 3 removed and lib2to3 does not rewrite: time.clock (Python 2 on
+    # Unix: the processor time of the process).
+    import time
+    if not hasattr(time, "clock"):
+        time.clock = time.process_time
+
+
 def builtins_for_converted():
     """Names a converted deck's namespace gets (Python 2 builtins and the division helpers)."""
+    _python2_modules()
     return {_DIV: solfec_div, _IDIV: solfec_idiv, "long": int, "execfile": execfile,
             "reduce": functools.reduce, "reload": importlib.reload, "intern": sys.intern,
             "unichr": chr, "cmp": _cmp}
@@ -154,7 +163,7 @@ def _tool(division):
 
 
 class ConversionError(SyntaxError):
-    pass
+    """A deck that is neither Python 3 nor Python 2 (shown as a SyntaxError)."""
 
 
 def _expand_indent_tabs(source):
@@ -213,7 +222,8 @@ def compile_deck(source, path, announce=True):
         except ConversionError as py2_error:
             # Report the reading that got further: that is the deck's dialect.
             if (py2_error.lineno or 0) > (py3_error.lineno or 0):
-                raise py2_error from None
+                raise SyntaxError(py2_error.msg, (py2_error.filename, py2_error.lineno,
+                                                  py2_error.offset, py2_error.text)) from None
             raise py3_error from None
         code = compile(text, path, "exec")
         if announce:

@@ -59,8 +59,17 @@ OUTSIDE = {
     "examples/reduced-order1/ro1-run-all.py": "modred (runs ro1-modred.py)",
     "examples/reduced-order1/ro1-reduced.py": "modred (ro1-modred.py computes its base)",
     "examples/reduced-order1/ro1-postp.py": "results of ro1-reduced.py (modred)",
+    "examples/reduced-order1/ro1-view.py": "the base ro1-modred.py computes (modred)",
 }
-OUTSIDE_PATTERNS = [("examples/hybrid-solver*/*parmec*.py", "a Parmec deck (Parmec is not in Debian)")]
+OUTSIDE.update({
+    "examples/hybrid-solver2/hs2-solfec-only.py": "Parmec (its acc_sweep module; looks for parmec4)",
+    "examples/parallel-scaling/array-of-cubes.py": "acc_sweep.py of Solfec-1.0's source tree "
+                                                   "(scripts/, beside its solfec program)",
+})
+OUTSIDE_PATTERNS = [
+    ("examples/hybrid-solver*/*parmec*.py", "a Parmec deck (Parmec is not in Debian)"),
+    ("examples/parallel-scaling/tr2-jobs-*.py", "a cluster job script (submits with SLURM's sbatch)"),
+]
 
 # Files other decks import or execfile: not decks.
 LIBRARIES = {
@@ -79,8 +88,7 @@ PAIRS = [
 DECK_ARGS = {"examples/time-series/ts-gen.py": ["10"]}
 
 ISSUE38 = ("ELLIP", "ELLIP_MESH", "SIMPLIFIED_CRACK", "MESH_SPLIT", "RT_SPLIT", "FIELD",
-           "SICONOS_SOLVER", "SOLFEC_EXPORT", "MBFCP_EXPORT", "FRACTURE_EXPORT_YAFFEMS",
-           "HYBRID_SOLVER")
+           "SICONOS_SOLVER", "SOLFEC_EXPORT", "MBFCP_EXPORT", "FRACTURE_EXPORT_YAFFEMS")
 
 
 def corpus_decks(corpus):
@@ -112,9 +120,12 @@ _ERR_LINE = re.compile(r"^([A-Za-z_][\w.]*(Error|Exception|Exit|Interrupt|Warnin
                        r"[\w.]*NotImplementedError)\b(:.*)?$")
 
 
-def first_error(stderr, deck):
+def first_error(stderr, deck, stdout=""):
     """(status, line): the exception line of the traceback, with the deck's line number."""
-    lines = [ln.rstrip() for ln in stderr.splitlines() if ln.strip()]
+    lines = [ln.rstrip() for ln in stderr.splitlines()
+             if ln.strip() and "converted to Python 3 in memory" not in ln]
+    if not lines:  # no message on stderr: the deck's own (e.g. `print 'ERROR: ...'; sys.exit(1)`)
+        lines = [ln.rstrip() for ln in stdout.splitlines() if "ERROR" in ln.upper()][:1]
     exc = None
     for ln in lines:
         if _ERR_LINE.match(ln) and "Warning" not in ln.split(":")[0]:
@@ -135,6 +146,11 @@ def first_error(stderr, deck):
         routine = m.group(1) if m else "?"
         if routine in ISSUE38:
             status = f"issue 38: {routine}"
+        elif routine == "HYBRID_SOLVER":
+            status = "outside Debian"  # Parmec
+    elif re.match(r"(ModuleNotFoundError|ImportError): No module named '?(modred|abaqusreader|"
+                  r"parmec|mesh_hex)", exc):
+        status = "outside Debian"
     return status, (exc[:200] + where)
 
 
@@ -159,6 +175,8 @@ def run_one(solfec, scratch, deck, limit, env, log_dir):
     wall = time.monotonic() - start
     with open(os.path.join(log_dir, name + ".err"), "r", errors="replace") as f:
         stderr = f.read()
+    with open(os.path.join(log_dir, name + ".out"), "r", errors="replace") as f:
+        stdout = f.read()
     if timed_out:
         # An error printed before the limit still counts (a deck may hang after it).
         if "Traceback (most recent call last)" in stderr:
@@ -167,7 +185,7 @@ def run_one(solfec, scratch, deck, limit, env, log_dir):
         return "running", wall, ""
     if rc == 0:
         return "finished", wall, ""
-    status, line = first_error(stderr, deck)
+    status, line = first_error(stderr, deck, stdout)
     return status, wall, line
 
 
