@@ -8,6 +8,7 @@ import shutil
 import weakref
 
 from . import _args as A
+from . import _outlock
 from . import _state
 from . import _solfec
 from . import bases as _bases
@@ -91,16 +92,44 @@ class SOLFEC(_KnownMembers):
         self._continue = False       # -c: restore the last frame at the first RUN
         self._deck_time = 0.0        # sum of RUN durations (restart targets)
         opts = _state.options
+        _claim_output_path(self, out)
+        from . import run as _run
+        lock = None
+        if _run._mpi is None or _run._mpi.rank() == 0:   # solfec-mpi: rank 0 writes `out`
+            lock = _outlock.acquire(out)  # before the results are read, let alone truncated
+        busy = lock if isinstance(lock, str) else None
+        try:
+            self._select_locked(out, analysis, h, name, lock, busy)
+        except BaseException:
+            if lock is not None and not busy:
+                lock.release()   # a traceback kept by the caller must not keep the lock
+            self._lock = None
+            raise
+        _claimed[os.path.realpath(out)] = weakref.ref(self)
+
+    def _select_locked(self, out, analysis, h, name, lock, busy):
+        from . import results
+        opts = _state.options
+        if busy and (opts["write"] or opts.get("continue")):
+            raise ValueError(_busy_message(out, busy))
         valid = results.is_valid(self._h5path)
+        if busy and not valid:
+            raise ValueError(_busy_message(out, busy))
         from .run import _rank_output_dir   # solfec-mpi: ranks > 0 write to a private copy
         out = _rank_output_dir(out, valid)
         self._h5path = os.path.join(out, name + ".h5")
         if valid and opts.get("continue"):
             self._continue = True
+            self._lock = lock
             self._start_output(out, analysis, h, append=True)
         elif valid and not opts["write"]:
             self._mode = "READ"
+            if lock is not None and not busy:
+                lock.release()   # reading does not keep writers out
+            if lock is not None:  # rank 0 (or serial) tells it once
+                _tell_read_mode(out, self._h5path, busy)
         else:
+            self._lock = lock
             _check_free_space(out, 1 << 20, "SOLFEC")
             self._start_output(out, analysis, h, append=False)
             deck = opts.get("deck")
@@ -226,6 +255,54 @@ def _close_outputs():
                 h.finish()
             except Exception:  # noqa: BLE001 - exiting anyway
                 pass
+
+
+# Output directories of the live SOLFEC objects of this process, by real path.
+_claimed = {}
+
+
+def _claim_output_path(sol, out):  # noqa: ARG001 - registered by _select_mode on success
+    """Raises if another live SOLFEC object of this process uses the output directory `out`
+    (the second would overwrite, or silently replay, the first's results)."""
+    key = os.path.realpath(out)
+    other = _claimed.get(key)
+    if other is not None and other() is not None:
+        import gc
+        gc.collect()   # an object the deck no longer holds may linger in a reference cycle
+    if other is not None and other() is not None:
+        raise ValueError(f"SOLFEC: the output directory '{out}' is already used by another "
+                         f"SOLFEC object of this deck (argument 'output'); give each SOLFEC "
+                         f"object its own output directory")
+
+
+def _busy_message(out, holder):
+    return (f"SOLFEC: the output directory '{out}' is being written by another solfec run "
+            f"({holder}) (argument 'output'); two runs writing one directory would destroy "
+            f"its results: wait for that run to end (or stop it), or write elsewhere (another "
+            f"output path, or -s SUBDIR)")
+
+
+def _tell_read_mode(out, h5path, busy):
+    """The one line a READ-mode SOLFEC prints on stderr: the results replayed, nothing is
+    computed, and how to recompute; or that another run is still writing them."""
+    import sys
+    from . import results
+    what = "results"
+    try:
+        with results.Results(h5path) as r:
+            what = f"results ({r.nframes} frames, t = {r.times[0]:g} to {r.times[-1]:g})"
+    except Exception:  # noqa: BLE001 - the line is informative; READ reports real errors
+        pass
+    if busy:
+        line = (f"solfec: READ mode: '{out}' is being written by another solfec run ({busy}); "
+                f"its {what} so far are replayed, nothing is computed; wait for that run to "
+                f"end for complete results")
+    else:
+        line = (f"solfec: READ mode: '{out}' holds {what} of an earlier run, which the deck "
+                f"replays; nothing is computed (run with -w to recompute, -c to continue)")
+    sys.stdout.flush()
+    sys.stderr.write(line + "\n")
+    sys.stderr.flush()
 
 
 def _check_free_space(path, need, routine):
@@ -452,6 +529,8 @@ class BODY(_KnownMembers):
         self._id = solfec._domain.add_body(kind, whole, mat._m, label or "", background,
                                            form, evals, evecs)
         self._material = mat
+        if kind != "FINITE_ELEMENT":  # BODY.mesh: the MESH objects, as given
+            self._ref_meshes = [o._get(r) for o in objs if o._kind == "MESH"]
         for o in objs:  # BODY empties its shape argument
             o._shape = None
         solfec._bodies[self._id] = self
@@ -509,6 +588,18 @@ class BODY(_KnownMembers):
     volume = property(lambda self: self._d.body_volume(self._id))
     center = property(lambda self: tuple(self._d.body_center(self._id)))
     tensor = property(lambda self: self._d.body_tensor(self._id))
+
+    @property
+    def mesh(self):
+        """Solfec-1.0's BODY.mesh: a FINITE_ELEMENT body's mesh as a live MESH view (the
+        background mesh when BODY had 'mesh'); other kinds: the MESH piece of the shape, a
+        list of them when there are several, None when there is none."""
+        from .shapes import _BodyMesh
+        d = self._d
+        if self.kind == "FINITE_ELEMENT":
+            return _BodyMesh(d, self._id)
+        views = [_BodyMesh(d, self._id, m) for m in getattr(self, "_ref_meshes", ())]
+        return None if not views else views[0] if len(views) == 1 else views
 
     @property
     def constraints(self):

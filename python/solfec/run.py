@@ -35,6 +35,7 @@ def RUN(solfec, solver, duration):
                                  f"which only PENALTY_SOLVER handles (argument 'solver'); "
                                  f"use PENALTY_SOLVER or model 'SIGNORINI_COULOMB'")
     dur = A.positive(duration, r, "duration", allow_zero=True)
+    solfec._ran = True   # solfec.cli tells about decks that compute nothing
     if _state.options.get("viewer") and solfec._mode != "READ":
         solfec.__dict__.setdefault("_viewer_runs", []).append((solver, dur))  # docs/viewer.md
         return
