@@ -117,7 +117,7 @@ def BACKWARD(solfec, steps=1):
 def STRESS(body, point):
     """STRESS(body, point): Cauchy stress (sx, sy, sz, sxy, sxz, syz, mises) at a referential
     point; defined for deformable bodies only (FINITE_ELEMENT: in the element holding the
-    point, or the nearest one)."""
+    point, or the nearest one; at a mesh node the average over the node's elements)."""
     A.instance(body, BODY, "STRESS", "body")
     A.vec3(point, "STRESS", "point")
     if body.kind == "PSEUDO_RIGID":  # homogeneous deformation: the same at every point
@@ -128,10 +128,13 @@ def STRESS(body, point):
     if body.kind == "FINITE_ELEMENT":  # at the point's element, from the body's current q
         from .results import kirchhoff_cauchy_stress
         X = A.vec3(point, "STRESS", "point")
-        F = np.asarray(body._d.fe_deformation_gradient(body._id, X))
-        young, poisson = body._d.fe_material_at(body._id, X)  # APPLY_BULKMAT per element
-        model = body._d.fe_material_model_at(body._id, X)
-        return tuple(float(v) for v in kirchhoff_cauchy_stress(F, young, poisson, model))
+        # At a mesh node (within GEOMETRIC_EPSILON) the stress is discontinuous: the average
+        # of the node's elements' stresses there (Solfec-1.0, Code_Aster's nodal stresses);
+        # elsewhere the stress of the element holding the point. Each element with its own
+        # material (APPLY_BULKMAT).
+        vals = [kirchhoff_cauchy_stress(np.asarray(F), young, poisson, model)
+                for F, young, poisson, model in body._d.fe_point_states(body._id, X)]
+        return tuple(float(v) for v in np.mean(np.asarray(vals, dtype=float), axis=0))
     raise ValueError(f"STRESS: not defined for {body.kind} bodies")
 
 
@@ -145,6 +148,9 @@ _COUNTS = {"STEP": lambda fr: fr.row["step"], "CONS": lambda fr: fr.row["con_cou
            "NTITERS": lambda fr: fr.row["gsiters"], "BSITERS": lambda fr: fr.row["gsiters"]}
 _PARALLEL_ONLY = ("GSCOLORS", "GSBOT", "GSMID", "GSTOP", "GSINN", "GSINIT", "GSRUN", "GSCOM",
                   "GSMCOM")
+# Items that count something: HISTORY returns them as int64 arrays (the rest as float64).
+_INTEGER_ITEMS = ("CONS", "BODS", "DELBODS", "NEWBODS", "GSITERS", "NTITERS", "BSITERS",
+                  "NEWCONS", "GSCOLORS", "GSBOT", "GSMID", "GSTOP", "GSINN")
 _NEWTON = ("LININIT", "LINUPD", "LINMV", "LINPRE", "LINRUN", "LINCOM")
 _AGGREGATES = ("GAP", "R", "U", "CR", "CU")
 
@@ -236,11 +242,15 @@ def _item(solfec, res, item):
         else:
             bid = body.id
         if not res.has_body(bid):
-            raise ValueError(f"{r}: body {bid} is not in the results")
+            gone = isinstance(body, BODY) and not solfec._domain.has_body(bid)
+            raise ValueError(f"{r}: body {bid} is not in the results" +
+                             (" (it was deleted before the first frame that would hold it)"
+                              if gone else ""))
         X = A.vec3(point, r, "point")
         material = None  # FINITE_ELEMENT: the live body's material at X (APPLY_BULKMAT)
-        live = body if isinstance(body, BODY) else None
-        if live is None:
+        # a DELETEd body has no live state: its stored definition (material, model) serves
+        live = body if isinstance(body, BODY) and solfec._domain.has_body(bid) else None
+        if live is None and not isinstance(body, BODY):
             live = next((b for b in solfec.bodies if b.id == bid), None)
         if live is not None and live.kind == "FINITE_ELEMENT" and entity in R.STRESS_ENTITIES:
             material = (*live._d.fe_material_at(live._id, X),
@@ -295,7 +305,9 @@ def HISTORY(solfec, items, t0=None, t1=None, skip=1, progress="OFF"):
                 sys.stdout.flush()
         if show:
             sys.stdout.write("\n")
-        return (res.times[idx].copy(), *out)
+        return (res.times[idx].copy(),
+                *(out[j].astype(np.int64) if isinstance(it, str) and it in _INTEGER_ITEMS
+                  else out[j] for j, it in enumerate(items)))
 
 
 def _is_time(v):

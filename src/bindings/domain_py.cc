@@ -163,6 +163,24 @@ void DefineBodyAccess(py::class_<Domain>& c) {
            [](const Domain& d, Id id, const Vec3& X) {
              return Mat3(StressMesh(d, id).DeformationGradient(X));
            })
+      .def("fe_point_states",  // FINITE_ELEMENT: (F, young, poisson, model) of the elements
+                                // around a referential point (STRESS's nodal average)
+           [](const Domain& d, Id id, const Vec3& X) {
+             const body::FeBody& fe = StressMesh(d, id);
+             py::list out;
+             for (const auto& [e, xi] : fe.ElementsAtPoint(X, d.geometric_epsilon)) {
+               const Mat3 F = fe.DeformationGradient(e, xi);
+               if (!F.allFinite()) continue;  // a collapsed node of a degenerate element
+               const material::BulkMaterial& m = fe.element_material(e);
+               out.append(py::make_tuple(F, m.young, m.poisson, m.model));
+             }
+             if (out.empty()) {
+               const material::BulkMaterial& m = fe.MaterialAt(X);
+               out.append(py::make_tuple(Mat3(fe.DeformationGradient(X)), m.young, m.poisson,
+                                         m.model));
+             }
+             return out;
+           })
       .def("fe_material_at",  // FINITE_ELEMENT: (young, poisson) of the element at X
            [](const Domain& d, Id id, const Vec3& X) {
              const material::BulkMaterial& m = StressMesh(d, id).MaterialAt(X);
@@ -189,6 +207,19 @@ void DefineBodyAccess(py::class_<Domain>& c) {
            })
       .def("body_mass", [](const Domain& d, Id id) { return GetBody(d, id).mass(); })
       .def("body_volume", [](const Domain& d, Id id) { return GetBody(d, id).volume(); })
+      // BODY.mesh of a FINITE_ELEMENT body: its mesh (the background mesh of embedded
+      // shapes) with the nodes at their current positions.
+      .def("body_mesh",
+           [](const Domain& d, Id id) {
+             const body::FeBody* fe = body::MeshBodyOf(GetBody(d, id));
+             if (!fe) throw InputError("BODY.mesh: body " + std::to_string(id) +
+                                       " is not FINITE_ELEMENT");
+             geometry::Shape out;
+             geometry::Mesh m = fe->mesh();
+             for (int i = 0; i < fe->num_nodes(); ++i) m.nodes[i] = fe->node(i);
+             out.meshes.push_back(std::move(m));
+             return out;
+           })
       .def("body_center", [](const Domain& d, Id id) { return Vec3(GetBody(d, id).center()); })
       .def("body_tensor", [](const Domain& d, Id id) { return TupleMat(GetBody(d, id).tensor()); })
       .def("body_scheme",

@@ -421,6 +421,39 @@ Mat3 FeBody::DeformationGradient(const Vec3& X) const {
   return ElementNodes(e, true) * dN * J0.inverse();
 }
 
+Mat3 FeBody::DeformationGradient(int e, const Vec3& xi) const {
+  VecX N;
+  MatX3 dN;
+  fem::ShapeFunctions(elements_[e].num_nodes, xi, N, dN);
+  const Mat3 J0 = ElementNodes(e, false) * dN;
+  return ElementNodes(e, true) * dN * J0.inverse();
+}
+
+std::vector<std::pair<int, Vec3>> FeBody::ElementsAtPoint(const Vec3& X, double eps) const {
+  int e;
+  Vec3 xi;
+  Locate(X, false, e, xi);
+  int node = -1;
+  for (int a = 0; a < elements_[e].num_nodes && node < 0; ++a)
+    if ((mesh_.nodes[elements_[e].nodes[a]] - X).cwiseAbs().maxCoeff() < eps)
+      node = elements_[e].nodes[a];
+  std::vector<std::pair<int, Vec3>> out;
+  if (node < 0) {
+    out.emplace_back(e, xi);
+    return out;
+  }
+  const Vec3& Xn = mesh_.nodes[node];
+  for (int k = 0; k < num_elements(); ++k) {
+    const ElementData& ed = elements_[k];
+    if (std::find(ed.nodes.begin(), ed.nodes.end(), node) == ed.nodes.end()) continue;
+    Vec3 z;
+    if (!fem::InverseMap(ed.num_nodes, ElementNodes(k, false), Xn, z)) continue;
+    out.emplace_back(k, fem::ClampToElement(ed.num_nodes, z));
+  }
+  if (out.empty()) out.emplace_back(e, xi);
+  return out;
+}
+
 void FeBody::ComputeH(const Vec3& X, const Mat3& base, HOperator& H) const {
   int e;
   VecX N;

@@ -116,6 +116,13 @@ class FeBody : public Body {
   void LocateReferential(const Vec3& X, int& element, Vec3& xi) const;
   // Deformation gradient at referential point X.
   Mat3 DeformationGradient(const Vec3& X) const;
+  // Deformation gradient of element e at its natural coordinates xi.
+  Mat3 DeformationGradient(int e, const Vec3& xi) const;
+  // The elements whose values define a field at referential point X, with X's natural
+  // coordinates in each: when X is a mesh node (max-norm distance below eps), every element
+  // holding that node (nodal averages of STRESS, as Solfec-1.0's FEM_Point_Values and
+  // Code_Aster's nodal stresses); otherwise the one element holding X.
+  std::vector<std::pair<int, Vec3>> ElementsAtPoint(const Vec3& X, double eps) const;
 
   // --- constitutive response at the current q
   VecX InternalForce() const;   // f_int, size 3N
