@@ -77,11 +77,23 @@ def execfile(path, globals=None, locals=None):
 
 
 def _python2_modules():
-    # Module functions Python 3 removed and lib2to3 does not rewrite: time.clock (Python 2 on
-    # Unix: the processor time of the process).
+    # Module functions Python 3 removed or narrowed, which lib2to3 does not rewrite: time.clock
+    # (Python 2 on Unix: the processor time of the process);
+    # random.seed of any hashable object (Python 2 seeded with its hash; Python 3.11 refuses
+    # e.g. a datetime).
+    import random
     import time
     if not hasattr(time, "clock"):
         time.clock = time.process_time
+    if not getattr(random.seed, "_solfec_py2", False):
+        seed = random.seed
+
+        def py2_seed(a=None, *args, **kwargs):
+            if a is not None and not isinstance(a, (int, float, str, bytes, bytearray)):
+                a = hash(a)
+            return seed(a, *args, **kwargs)
+        py2_seed._solfec_py2 = True
+        random.seed = py2_seed
 
 
 def builtins_for_converted():

@@ -4,7 +4,7 @@
     python3 tests/compat/run_corpus.py CORPUS_DIR [--limit SECONDS] [--jobs N] [--only PATTERN]
                                        [--solfec PATH] [--markdown FILE] [--keep DIR]
 
-Each deck runs from the root of a scratch copy of the corpus (the decks read `inp/mesh/...` and
+Each deck runs from the root of a fresh scratch copy of the corpus (the decks read `inp/mesh/...` and
 write `out/...` relative to it), with a wall-clock limit (default 60 s), N decks at a time
 (default 2). Status of a deck:
   finished       the deck ran to its end (exit code 0)
@@ -82,10 +82,13 @@ LIBRARIES = {
 PAIRS = [
     ("inp/devel/initialise-state-1.py", "inp/devel/initialise-state-2.py"),
     ("inp/devel/rigid-to-fem-1.py", "inp/devel/rigid-to-fem-2.py"),
+    ("inp/devel/long-input-motion/generate.py", "inp/devel/long-input-motion/long-series.py"),
 ]
 
 # Command-line arguments some decks require.
 DECK_ARGS = {"examples/time-series/ts-gen.py": ["10"]}
+# Decks to run from their own directory (they say so).
+DECK_CWD = {"inp/devel/long-input-motion/generate.py"}
 
 ISSUE38 = ("ELLIP", "ELLIP_MESH", "SIMPLIFIED_CRACK", "MESH_SPLIT", "RT_SPLIT", "FIELD",
            "SICONOS_SOLVER", "SOLFEC_EXPORT", "MBFCP_EXPORT", "FRACTURE_EXPORT_YAFFEMS")
@@ -154,12 +157,25 @@ def first_error(stderr, deck, stdout=""):
     return status, (exc[:200] + where)
 
 
+def fresh_copy(corpus, parent, deck):
+    scratch = os.path.join(parent, "copy-" + deck.replace("/", "__"))
+    if os.path.exists(scratch):
+        shutil.rmtree(scratch)
+    shutil.copytree(corpus, scratch, copy_function=shutil.copyfile)
+    for d, _, _ in os.walk(scratch):  # the corpus is read-only: the copy is not
+        os.chmod(d, 0o755)
+    return scratch
+
+
 def run_one(solfec, scratch, deck, limit, env, log_dir):
     start = time.monotonic()
     name = deck.replace("/", "__")
     with open(os.path.join(log_dir, name + ".out"), "wb") as out, \
             open(os.path.join(log_dir, name + ".err"), "wb") as err:
-        p = subprocess.Popen([solfec, deck] + DECK_ARGS.get(deck, []), cwd=scratch, stdout=out, stderr=err,
+        cwd, path = scratch, deck
+        if deck in DECK_CWD:
+            cwd, path = os.path.join(scratch, os.path.dirname(deck)), os.path.basename(deck)
+        p = subprocess.Popen([solfec, path] + DECK_ARGS.get(deck, []), cwd=cwd, stdout=out, stderr=err,
                              stdin=subprocess.DEVNULL, env=env, start_new_session=True)
         try:
             rc = p.wait(timeout=limit)
@@ -208,12 +224,7 @@ def main(argv=None):
     if args.only:
         decks = [d for d in decks if any(fnmatch.fnmatch(d, p) or p in d for p in args.only)]
     scratch_parent = args.keep or tempfile.mkdtemp(prefix="solfec-corpus-")
-    scratch = os.path.join(scratch_parent, "corpus")
-    if os.path.exists(scratch):
-        shutil.rmtree(scratch)
-    shutil.copytree(corpus, scratch, copy_function=shutil.copyfile)
-    for d, dirs, files in os.walk(scratch):  # the corpus is read-only: the copy is not
-        os.chmod(d, 0o755)
+    os.makedirs(scratch_parent, exist_ok=True)
     log_dir = os.path.join(scratch_parent, "logs")
     os.makedirs(log_dir, exist_ok=True)
     env = dict(os.environ, MPLBACKEND="Agg", OPENBLAS_NUM_THREADS="1", OMP_NUM_THREADS="1",
@@ -242,12 +253,16 @@ def main(argv=None):
                 if not queue:
                     return
                 job = queue.pop(0)
+            # Each job in a fresh copy: decks of the corpus share output paths (elements.py
+            # writes out/domino as domino.py does) and scratch files (run.sh).
+            scratch = fresh_copy(corpus, scratch_parent, job[0])
             for d in job:
                 res = run_one(solfec, scratch, d, args.limit, env, log_dir)
                 with lock:
                     results[d] = res
                     sys.stderr.write(f"[{len(results)}/{len(decks)}] {d}: {res[0]} "
                                      f"{res[1]:.1f} s {res[2]}\n")
+            shutil.rmtree(scratch, ignore_errors=True)
 
     threads = [threading.Thread(target=worker) for _ in range(max(1, args.jobs))]
     for t in threads:

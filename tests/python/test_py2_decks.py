@@ -6,6 +6,7 @@ the deck are converted too; solfec-mpi runs them the same way (docs/deck-languag
 "Coming from Solfec-1.0")."""
 
 import os
+import re
 import shutil
 import subprocess
 
@@ -159,10 +160,25 @@ CORPUS = next((c for c in (os.path.join(os.path.dirname(ROOT), "shared", "solfec
 @pytest.mark.skipif(CORPUS is None, reason="the Solfec-1.0 corpus (../shared/solfec1-decks) "
                     "is not beside the clone")
 def test_a_solfec1_corpus_deck_runs_through_the_launcher(tmp_path):
-    # inp/tutorial/ball-impact.py: Python 2 (print statements); a ball dropped on a plate.
-    shutil.copytree(os.path.join(CORPUS, "inp", "tutorial"), tmp_path / "inp" / "tutorial",
+    # inp/rotating-bar.py: Python 2 (print statements, long(1./h1), 1/h1); MODAL_ANALYSIS of
+    # a bar, then its rotation for 1 s.
+    shutil.copytree(os.path.join(CORPUS, "inp"), tmp_path / "inp",
                     copy_function=shutil.copyfile)
-    p = subprocess.run([SOLFEC_EXE, "inp/tutorial/ball-impact.py"], cwd=tmp_path,
+    p = subprocess.run([SOLFEC_EXE, "inp/rotating-bar.py"], cwd=tmp_path,
                        capture_output=True, text=True, timeout=120)
     assert p.returncode == 0, p.stderr
-    assert CONVERTED in p.stderr
+    assert p.stderr.count(CONVERTED) == 1
+    assert re.search(r"^t=1\s.*\bstep 64\b", p.stdout, re.M), p.stdout[-500:]  # ran to its end
+
+
+
+def test_python2_module_functions_python3_removed(run_solfec):
+    # time.clock (Python 2 on Unix: processor time) and random.seed of any hashable object
+    # (Python 2 seeds with its hash: the same object gives the same sequence).
+    p = run_solfec('import time, random, datetime\nt0 = time.clock()\n'
+                   's = sum(i * i for i in range(200000))\nt1 = time.clock()\n'
+                   'd = datetime.datetime(2020, 1, 2)\nrandom.seed(d)\na = random.random()\n'
+                   'random.seed(d)\nb = random.random()\n'
+                   'print "CLOCK", t1 >= t0, type(t0).__name__, a == b\n')
+    assert p.returncode == 0, p.stderr
+    assert values(p.stdout, "CLOCK") == ["True", "float", "True"]
