@@ -15,6 +15,7 @@
 #include <thread>
 #include <vector>
 
+#include "embedded_python.h"
 #include "parallel/communicator.h"
 #include "parallel/domain_decomposition.h"
 
@@ -123,15 +124,16 @@ int main(int argc, char** argv) {
     return 2;
   }
   SilenceStdoutOfOtherRanks(world.rank());
+  solfec::apps::DefaultThreadPolicy();
   int code = 0;
+  bool usage = false;  // a bad command line: every rank saw it alike and returns 2, no abort
   std::string failure;
-  {
-    py::scoped_interpreter python;
+  try {
+    solfec::apps::EmbeddedPython python(argc, argv);
     try {
       py::module_ sys = py::module_::import("sys");
       const char* env = std::getenv("SOLFEC_PYTHON_PATH");
       sys.attr("path").attr("insert")(0, env ? std::string(env) : std::string(SOLFEC_PYTHON_DIR));
-      sys.attr("argv") = std::vector<std::string>(argv, argv + argc);
       // When several ranks print, each line of the deck's output goes out in one write (line
       // buffered, not written through piece by piece as under PYTHONUNBUFFERED, where
       // print('HELLO', rank) is four writes): lines of different ranks do not mix.
@@ -141,18 +143,26 @@ int main(int argc, char** argv) {
       py::module_ hooks = py::module_::import("_solfec_mpi");
       py::module_::import("solfec.run").attr("_mpi") = hooks;
       py::exec(kCaptureFailure);
-      std::vector<std::string> args(argv + 1, argv + argc);
-      py::object rc = py::module_::import("solfec.cli").attr("main")(args);
+      py::list argv_list = sys.attr("argv");
+      py::list args;  // sys.argv[1:] as Python decoded them (UTF-8, surrogateescape)
+      for (size_t i = 1; i < argv_list.size(); ++i) args.append(argv_list[i]);
+      py::module_ cli = py::module_::import("solfec.cli");
+      py::object rc = cli.attr("main")(args);
       code = rc.is_none() ? 0 : rc.cast<int>();
+      usage = py::hasattr(cli, "usage_failed") && cli.attr("usage_failed").cast<bool>();
       if (!hooks.attr("failure").is_none()) failure = hooks.attr("failure").cast<std::string>();
-    } catch (const std::exception& e) {
-      failure = std::string("solfec-mpi: ") + e.what();
+    } catch (py::error_already_set& e) {
+      failure = solfec::apps::StartupError(e, "solfec-mpi");
       code = 1;
     }
     std::cout.flush();
     py::module_::import("sys").attr("stdout").attr("flush")();
     py::module_::import("sys").attr("stderr").attr("flush")();
+  } catch (const std::exception& e) {
+    failure = std::string("solfec-mpi: ") + e.what();
+    code = 1;
   }
+  if (usage) return code;  // solfec.cli printed the message on rank 0
   if (code != 0) {
     // A deck failing on every rank (bad input) fails on all at once: ranks > 0 wait a moment so
     // rank 0's abort usually ends them before they print, and the message appears once.

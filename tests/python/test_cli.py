@@ -111,3 +111,55 @@ def test_viewer_flag_sets_viewer_true_and_needs_a_solfec_object(run_solfec):
     assert p.returncode == 1, p.stderr
     assert "VIEWER True" in p.stdout
     assert "created no SOLFEC object" in p.stderr
+
+
+def _solfec_args(tmp_path, *args):
+    import subprocess
+    from conftest import SOLFEC_EXE
+    return subprocess.run([SOLFEC_EXE, *args], cwd=tmp_path, capture_output=True, text=True,
+                          timeout=60)
+
+
+@pytest.mark.parametrize("args, line", [
+    (["-x", "deck.py"], "solfec: unknown option '-x'"),
+    (["--frobnicate"], "solfec: unknown option '--frobnicate'"),
+    (["-s"], "solfec: option -s needs a value"),
+    (["-w", "-g"], "solfec: option -g needs a value"),
+    (["--port", "http", "deck.py"], "solfec: --port needs an integer in [0, 65535], got 'http'"),
+    ([], "solfec: no deck given"),
+])
+def test_bad_command_line_prints_one_line_and_the_synopsis_and_exits_2(tmp_path, args, line):
+    (tmp_path / "deck.py").write_text("print('RAN')\n")
+    p = _solfec_args(tmp_path, *args)
+    assert p.returncode == 2
+    assert p.stdout == ""   # the deck did not run
+    lines = p.stderr.splitlines()
+    assert lines[0] == line
+    assert lines[1].startswith("SYNOPSIS: solfec [-v [--port N]] [-w] [-c] [-s SUBDIR]")
+    assert lines[-1] == "('solfec --help' lists the options)" and len(lines) == 4
+    for junk in ("Traceback", "SystemExit", "{version}"):
+        assert junk not in p.stderr
+
+
+def test_help_lists_every_option_the_exit_codes_and_the_docs(tmp_path):
+    from solfec import __version__
+    p = _solfec_args(tmp_path, "--help")
+    assert p.returncode == 0 and p.stderr == ""
+    assert p.stdout.startswith(f"solfec {__version__}: ")
+    with open(os.path.join(ROOT, "docs", "cli.md")) as f:
+        doc = f.read()
+    for opt in ("-w", "-c", "-s SUBDIR", "-v", "--port N", "-i SECONDS", "-f", "-g WxH",
+                "--convert deck.py", "-h, --help", "--version"):
+        assert f"\n  {opt} " in p.stdout or f"\n  {opt}\n" in p.stdout, opt
+        assert f"`{opt.split(',')[0].split()[0]}" in doc, opt   # and docs/cli.md has it
+    assert "Exit status: 0 success; 1 the deck raised an error" in p.stdout
+    assert "2 bad command line or deck not found; 130 interrupted" in p.stdout
+    assert "docs/cli.md" in p.stdout and "OPENBLAS_NUM_THREADS" in p.stdout
+    assert "{" not in p.stdout
+    assert _solfec_args(tmp_path, "-h").stdout == p.stdout
+
+
+def test_version_prints_the_package_version(tmp_path):
+    from solfec import __version__
+    p = _solfec_args(tmp_path, "--version")
+    assert p.returncode == 0 and p.stdout == f"solfec {__version__}\n" and p.stderr == ""

@@ -163,3 +163,26 @@ def test_read_mode_and_a_deck_without_run_say_so_in_one_line(tmp_path):
     assert p.returncode == 0
     assert p.stderr == ("solfec: the deck called no RUN: nothing was computed and no results "
                         "were written ('out/n')\n")
+
+
+def test_solfec_mpi_writer_is_refused_on_every_rank_without_hanging(tmp_path):
+    import shutil
+    from conftest import BUILD
+    mpi_exe, mpirun = os.path.join(BUILD, "solfec-mpi"), shutil.which("mpirun")
+    if not (os.path.isfile(mpi_exe) and mpirun):
+        pytest.skip("solfec-mpi not built or no mpirun")
+    env = dict(os.environ, OMPI_ALLOW_RUN_AS_ROOT="1", OMPI_ALLOW_RUN_AS_ROOT_CONFIRM="1",
+               OMPI_MCA_rmaps_base_oversubscribe="1")
+    deck = _deck(tmp_path)
+    first = _start_holding(tmp_path, deck, "-w")
+    try:
+        p = subprocess.run([mpirun, "-np", "2", mpi_exe, "-w", str(deck)], cwd=tmp_path,
+                           capture_output=True, text=True, timeout=60, env=env)
+    finally:
+        (tmp_path / "sig.go").touch()
+        first.communicate(timeout=120)
+    assert p.returncode != 0
+    assert p.stderr.count(f"is being written by another solfec run (pid {first.pid}") == 1
+    assert "rank 0: ValueError: SOLFEC: the output directory" in p.stderr
+    assert first.returncode == 0
+    _check_whole_file(tmp_path / "out" / "w", 0.1)
