@@ -46,7 +46,7 @@ class SOLFEC(_KnownMembers):
     def __init__(self, analysis, step, output):
         r = "SOLFEC"
         A.choice(analysis, r, "analysis", ("DYNAMIC", "QUASI_STATIC"))
-        h = A.positive(step, r, "step")
+        h = A.in_range(step, r, "step", *A.STEP_RANGE, "s")
         out = A.string(output, r, "output")
         if _state.options["subdir"]:
             out = os.path.join(out, _state.options["subdir"])
@@ -209,7 +209,7 @@ class SOLFEC(_KnownMembers):
 
     @step.setter
     def step(self, v):
-        self._domain.step = A.positive(v, "SOLFEC.step", "step")
+        self._domain.step = A.in_range(v, "SOLFEC.step", "step", *A.STEP_RANGE, "s")
 
     @property
     def verbose(self):

@@ -51,7 +51,7 @@ class CONVEX(_ShapeObject):
 
     def __init__(self, vertices, faces, volid, convex=None):
         r = "CONVEX"
-        v = A.numbers_list(vertices, r, "vertices", 3, 12)
+        v = A.coordinates(A.numbers_list(vertices, r, "vertices", 3, 12), r, "vertices")
         f = A.integers_list(faces, r, "faces")
         vid = A.integer(volid, r, "volid")
         s = _Shape()
@@ -76,7 +76,7 @@ class CONVEX(_ShapeObject):
 def HULL(points, volid, surfid, convex=None):
     """HULL(points, volid, surfid | convex): convex hull of a point set [x0, y0, z0, ...]."""
     r = "HULL"
-    p = A.numbers_list(points, r, "points", 3, 3)
+    p = A.coordinates(A.numbers_list(points, r, "points", 3, 3), r, "points")
     s = _solfec.hull(p, A.integer(volid, r, "volid"), A.integer(surfid, r, "surfid"))
     if convex is not None:
         A.instance(convex, CONVEX, r, "convex")
@@ -91,8 +91,8 @@ class SPHERE(_ShapeObject):
 
     def __init__(self, center, radius, volid, surfid, sphere=None):
         r = "SPHERE"
-        c = A.vec3(center, r, "center")
-        rad = A.positive(radius, r, "radius")
+        c = A.coordinates(A.vec3(center, r, "center"), r, "center")
+        rad = A.in_range(radius, r, "radius", A.RADIUS_MIN, A.RADIUS_MAX, "m")
         s = _Shape()
         s.add_sphere(c, rad, A.integer(volid, r, "volid"), A.integer(surfid, r, "surfid"))
         if sphere is not None:
@@ -109,6 +109,30 @@ class SPHERE(_ShapeObject):
         return self._get().spheres()[0][1]
 
 
+def _warn_coincident_nodes(coords, routine):
+    """Warns of nodes at the same position (within 1e-12 of the mesh extent): elements that
+    use different ones of them are not connected (a crack in a FINITE_ELEMENT body)."""
+    import warnings
+    import numpy as np
+    x = np.asarray(coords, dtype=float).reshape(-1, 3)
+    tol = 1e-12 * max(float(np.ptp(x, axis=0).max()), 1e-300)
+    keys = np.round((x - x.min(axis=0)) / tol).astype(np.int64) if np.isfinite(tol) else x
+    _, first, inverse, counts = np.unique(keys, axis=0, return_index=True,
+                                          return_inverse=True, return_counts=True)
+    dup = np.nonzero(counts[inverse.ravel()] > 1)[0]
+    if dup.size == 0:
+        return
+    groups = {}
+    for i in dup:
+        groups.setdefault(int(first[inverse.ravel()[i]]), []).append(int(i))
+    shown = "; ".join(f"nodes {g} at {tuple(float(v) for v in x[g[0]])}"
+                      for g in list(groups.values())[:5])
+    more = f"; ... ({len(groups) - 5} more groups)" if len(groups) > 5 else ""
+    warnings.warn(f"{routine}: {dup.size} nodes share {len(groups)} positions (coincident "
+                  f"duplicate nodes: {shown}{more}); elements using different copies are not "
+                  f"connected", stacklevel=3)
+
+
 class MESH(_ShapeObject):
     """MESH(nodes, elements, surfids): a volume mesh of tetrahedra (4 nodes), pyramids (5),
     wedges (6) and hexahedra (8). elements [k, n1..nk, volid, ...]; surfids gid or
@@ -118,7 +142,7 @@ class MESH(_ShapeObject):
 
     def __init__(self, nodes, elements, surfids):
         r = "MESH"
-        n = A.numbers_list(nodes, r, "nodes", 3, 12)
+        n = A.coordinates(A.numbers_list(nodes, r, "nodes", 3, 12), r, "nodes")
         e = A.integers_list(elements, r, "elements")
         if isinstance(surfids, bool) or not isinstance(surfids, (int, list, tuple)):
             raise TypeError(f"MESH: argument 'surfids' must be an integer or a list, got "
@@ -127,6 +151,7 @@ class MESH(_ShapeObject):
         s = _Shape()
         s.add_mesh(n, e, sids)
         self._shape = s
+        _warn_coincident_nodes(n, r)
 
     @property
     def nnod(self):
@@ -257,6 +282,47 @@ class MESH(_ShapeObject):
         return [tuple(p) for p in x.tolist()]
 
 
+class _BodyMesh(MESH):
+    """BODY.mesh (Solfec-1.0): a live view of a body's mesh with the nodes at their current
+    positions (the referential ones before the first RUN; in READ mode those of the frame
+    SEEK went to): of a FINITE_ELEMENT body its mesh (the background mesh of embedded
+    shapes); of other kinds a MESH the body's shape held (`ref`, the referential copy kept by
+    BODY), its nodes moved with the body. Read it with the MESH members; COPY(body.mesh)
+    gives an independent MESH."""
+
+    def __init__(self, domain, body_id, ref=None):
+        self._domain, self._body_id, self._ref = domain, body_id, ref
+
+    @property
+    def _shape(self):
+        if self._ref is None:
+            return self._domain.body_mesh(self._body_id)
+        s = self._ref.copy()
+        for n, X in enumerate(self._ref.mesh_nodes()):
+            s.set_mesh_node(n, tuple(self._domain.body_point(self._body_id, X)))
+        return s
+
+    @_shape.setter
+    def _shape(self, value):  # BODY/SPLIT taking the view as a shape: the body keeps its mesh
+        pass
+
+    def node(self, n, x=None, y=None, z=None):
+        if x is not None or y is not None or z is not None:
+            raise ValueError("MESH.node: the mesh of a BODY (BODY.mesh) follows the body; its "
+                             "nodes cannot be set (change a COPY(body.mesh) instead)")
+        if self._ref is None:
+            return super().node(n)
+        X = MESH._wrap(self._ref).node(n)
+        return tuple(self._domain.body_point(self._body_id, X))
+
+    def set_volid(self, volid):
+        raise ValueError("MESH.set_volid: the mesh of a BODY (BODY.mesh) cannot be changed; "
+                         "use APPLY_BULKMAT for the body, or change a COPY(body.mesh)")
+
+    def __repr__(self):
+        return f"<MESH of BODY {self._body_id}>"
+
+
 @A.keyword_aliases("HEX", surids="surfids")
 def HEX(nodes, i, j, k, volid, surfids, dx=None, dy=None, dz=None):
     """HEX(nodes, i, j, k, volid, surfids | dx, dy, dz): hexahedral MESH spanned on 8 corners."""
@@ -373,7 +439,8 @@ def COPY(shape):
     if isinstance(shape, (list, tuple)):
         return [COPY(s) for s in _objects(shape, "COPY")]
     obj = _objects(shape, "COPY")[0]
-    return type(obj)._wrap(obj._get("COPY").copy())
+    cls = MESH if isinstance(obj, _BodyMesh) else type(obj)  # BODY.mesh: an independent MESH
+    return cls._wrap(obj._get("COPY").copy())
 
 
 def TRANSLATE(shape, vector):

@@ -45,23 +45,28 @@ def _callback_args(callback, solver, args):
 
 class GAUSS_SEIDEL_SOLVER(_IterationsHistory):
     """GAUSS_SEIDEL_SOLVER(epsilon, maxiter | meritval, failure, diagepsilon, diagmaxiter,
-    diagsolver, data, callback): nonlinear block Gauss-Seidel (manual 9.1). Stops when the
-    relative reaction change is below epsilon or the merit function (manual 8.1) below
-    meritval; on failure ('CONTINUE', 'EXIT' or 'CALLBACK') it continues, raises SolverError,
+    diagsolver, data, callback): nonlinear block Gauss-Seidel (manual 9.1). As Solfec-1.0
+    (stopping='BOTH', default) it stops when the relative reaction change is at most epsilon
+    and the merit function (manual 8.1) at most meritval; meritval defaults to 1.0, and a
+    meritval >= 1 turns the merit test off. stopping='EITHER' (the manual's Algorithm 9.1)
+    stops when either holds (meritval then defaults to the manual's 1E-3). On failure ('CONTINUE', 'EXIT' or 'CALLBACK') it continues, raises SolverError,
     or calls callback(solver, *data) (a return of 0 stops the run). Extensions: anderson
     (Anderson acceleration depth of the sweeps, default 5, 0 = plain Gauss-Seidel), omega
     (over-relaxation factor in (0, 2), default 1) and residual (default 0 = off: also stop
     once the relative natural-map residual, Siconos' fc3d error, is <= residual)."""
 
-    def __init__(self, epsilon, maxiter, meritval=1e-3, failure="CONTINUE", diagepsilon=None,
+    def __init__(self, epsilon, maxiter, meritval=None, failure="CONTINUE", diagepsilon=None,
                  diagmaxiter=None, diagsolver="SEMISMOOTH_NEWTON", data=None, callback=None,
-                 anderson=5, omega=1.0, residual=0.0):
+                 anderson=5, omega=1.0, residual=0.0, stopping="BOTH"):
         self._variant = "FULL"
         self._innerloops = 1
         r = "GAUSS_SEIDEL_SOLVER"
         self._s = _solfec.GaussSeidelSolver()
         self.epsilon = epsilon
         self.maxiter = maxiter
+        self.stopping = stopping
+        if meritval is None:  # Solfec-1.0's 1.0 (merit test off); the manual's 1E-3 for 'EITHER'
+            meritval = 1.0 if self.stopping == "BOTH" else 1e-3
         self.meritval = meritval
         self._failure = A.choice(failure, r, "failure", ("CONTINUE", "EXIT", "CALLBACK"))
         eps, mer = self._s.epsilon, self._s.meritval
@@ -137,6 +142,14 @@ class GAUSS_SEIDEL_SOLVER(_IterationsHistory):
     @property
     def reverse(self):
         return "ON" if self._s.reverse else "OFF"
+
+    @property
+    def stopping(self):
+        return self._s.stopping
+
+    @stopping.setter
+    def stopping(self, v):
+        self._s.stopping = A.choice(v, "GAUSS_SEIDEL_SOLVER", "stopping", ("BOTH", "EITHER"))
 
     @reverse.setter
     def reverse(self, v):

@@ -76,6 +76,25 @@ void DefineSolvers(py::module_& m) {
   Option(c, "innerloops", &GaussSeidelOptions::innerloops);  // solfec-mpi only
   Option(c, "omega", &GaussSeidelOptions::omega);
   Option(c, "residual", &GaussSeidelOptions::residual);  // stopping test (benchmarks)
+  c.def_property(  // 'BOTH' (Solfec-1.0) or 'EITHER' (the manual's Alg. 9.1)
+      "stopping",
+      [](const GaussSeidelSolver& s) {
+        return std::string(s.options().stopping == GaussSeidelOptions::Stopping::kBoth
+                               ? "BOTH"
+                               : "EITHER");
+      },
+      [](GaussSeidelSolver& s, const std::string& v) {
+        GaussSeidelOptions o = s.options();
+        if (v == "BOTH") {
+          o.stopping = GaussSeidelOptions::Stopping::kBoth;
+        } else if (v == "EITHER") {
+          o.stopping = GaussSeidelOptions::Stopping::kEither;
+        } else {
+          throw InputError("GAUSS_SEIDEL_SOLVER: unknown stopping '" + v +
+                           "' (argument 'stopping'); use 'BOTH' or 'EITHER'");
+        }
+        s.set_options(o);
+      });
   c.def_property(  // index into ('FULL', 'MIDDLE_JACOBI', 'BOUNDARY_JACOBI', 'SIMPLIFIED')
       "variant", [](const GaussSeidelSolver& s) { return static_cast<int>(s.options().variant); },
       [](GaussSeidelSolver& s, int v) {

@@ -69,6 +69,7 @@ SolverStats AutoSolver::Solve(BlockProblem& problem) {
       GaussSeidelOptions o;
       o.meritval = options_.meritval;
       o.epsilon = 1e-14;
+      o.stopping = GaussSeidelOptions::Stopping::kEither;
       o.maxiter = window;
       gs_.set_options(o);
       s = gs_.Solve(problem);

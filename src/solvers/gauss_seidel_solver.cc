@@ -62,7 +62,7 @@ void GaussSeidelOptions::Validate() const {
   }
   if (maxiter < 1) ThrowOption("maxiter", maxiter, "pass an iteration limit >= 1");
   if (!(meritval > 0.0) || !std::isfinite(meritval)) {
-    ThrowOption("meritval", meritval, "pass a merit value > 0 such as 1e-3");
+    ThrowOption("meritval", meritval, "pass a merit value > 0 such as 1e-3 (>= 1: off)");
   }
   if (diagepsilon == 0.0 || std::isnan(diagepsilon) || std::isinf(diagepsilon)) {
     ThrowOption("diagepsilon", diagepsilon, "pass a relative accuracy > 0 (or omit it)");
@@ -70,6 +70,10 @@ void GaussSeidelOptions::Validate() const {
   if (diagmaxiter == 0) ThrowOption("diagmaxiter", diagmaxiter, "pass a limit >= 1 (or omit it)");
   if (!(omega > 0.0 && omega < 2.0)) {
     ThrowOption("omega", omega, "pass a relaxation factor in (0, 2); 1 is plain Gauss-Seidel");
+  }
+  const int stopping_value = static_cast<int>(stopping);
+  if (stopping_value < 0 || stopping_value > static_cast<int>(Stopping::kEither)) {
+    ThrowOption("stopping", stopping_value, "use 'BOTH' or 'EITHER'");
   }
   if (innerloops < 1) ThrowOption("innerloops", innerloops, "pass 1 or more sweeps per iteration");
   if (anderson < 0 || anderson > kMaxAnderson) {
@@ -362,9 +366,11 @@ void GaussSeidelSolver::PrepareStages(ProcessCoupling& coupling,
       before_[k] = position[problem.col[k]] < position[a] ? 1 : 0;
 }
 
-// The loop of Alg. 9.1: `while |S - R| / |R| > epsilon and g(R) > meritval`. The merit of
-// iterate k is known after sweep k + 1; if it already satisfies meritval, iterate k (kept
-// in R_prev_) is restored, so the result equals the plain algorithm's.
+// The loop of Alg. 9.1. 'BOTH' (Solfec-1.0): `while |S - R| / |R| > epsilon or g(R) >
+// meritval` (the merit test off for meritval >= 1); 'EITHER': `while |S - R| / |R| > epsilon
+// and g(R) > meritval`. The merit of iterate k is known after sweep k + 1; if it already
+// ends the loop, iterate k (kept in R_prev_) is restored, so the result equals the plain
+// algorithm's.
 SolverStats GaussSeidelSolver::Iterate(BlockProblem& problem) {
   SolverStats stats;
   const int n = problem.size();
@@ -406,6 +412,8 @@ SolverStats GaussSeidelSolver::Iterate(BlockProblem& problem) {
   stats.merhist.reserve(std::min(options_.maxiter, 4096));
   bool forward = true;
   bool nonfinite = false;
+  const bool both = options_.stopping == GaussSeidelOptions::Stopping::kBoth;
+  const bool merit_test = !both || options_.meritval < 1.0;  // Solfec-1.0's nomerit
   SweepSums last, previous;
   while (true) {
     previous = last;
@@ -454,7 +462,10 @@ SolverStats GaussSeidelSolver::Iterate(BlockProblem& problem) {
       const bool residual_met = options_.residual > 0.0 && last.scale2_prev > 0.0 &&
                                 last.residual2_prev <= options_.residual *
                                                            options_.residual * last.scale2_prev;
-      if (last.merit_prev <= options_.meritval || residual_met) {
+      // Iterate k = iters - 1: its merit is known now, its change is rerhist.back().
+      const bool merit_met = merit_test && last.merit_prev <= options_.meritval &&
+                             (!both || stats.rerhist.back() <= options_.epsilon);
+      if (merit_met || residual_met) {
         stats.converged = true;
         if (!last.cohesion_broken && !simplified) {
           // Restore iterate k = iters - 1 (its statistics are complete already).
@@ -468,7 +479,7 @@ SolverStats GaussSeidelSolver::Iterate(BlockProblem& problem) {
     }
     stats.rerhist.push_back(rel);
     stats.relative_error = rel;
-    if (stats.converged || rel <= options_.epsilon) {
+    if (stats.converged || (rel <= options_.epsilon && !(both && merit_test))) {
       stats.converged = true;
       break;
     }
@@ -485,7 +496,9 @@ SolverStats GaussSeidelSolver::Iterate(BlockProblem& problem) {
   stats.merit = ComputeMerit(problem, W_inv_, denominator_);
   if (coupling) stats.merit = coupling->Sum(stats.merit);
   if (stats.merhist.size() < stats.rerhist.size()) stats.merhist.push_back(stats.merit);
-  if (!stats.converged && !nonfinite && stats.merit <= options_.meritval) stats.converged = true;
+  if (!stats.converged && !nonfinite && merit_test && stats.merit <= options_.meritval &&
+      (!both || stats.relative_error <= options_.epsilon))
+    stats.converged = true;
   if (nonfinite || !std::isfinite(stats.merit)) {
     stats.converged = false;
     stats.error = "DIVERGED";

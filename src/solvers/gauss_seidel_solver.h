@@ -25,9 +25,18 @@ struct GaussSeidelOptions {
     kCallback,  // 'CALLBACK': call the failure callback (EXIT when none is set)
   };
 
+  // Which tests end the sweeps ('stopping').
+  enum class Stopping {
+    kBoth,    // 'BOTH' (Solfec-1.0's bgs.c): sweep while |S - R| / |R| > epsilon or
+              // g(R) > meritval, i.e. stop once both hold; meritval >= 1 turns the merit
+              // test off (then epsilon alone decides)
+    kEither,  // 'EITHER' (the manual's Alg. 9.1 as printed): stop once either holds
+  };
+
   double epsilon = 1e-4;   // relative change |S - R| / |R| sufficient for termination
   int maxiter = 1000;      // iteration limit
-  double meritval = 1e-3;  // merit g(R) (eq. 8.1) sufficient for termination
+  double meritval = 1.0;   // merit g(R) (eq. 8.1) bound (Solfec-1.0's default: test off)
+  Stopping stopping = Stopping::kBoth;
   Failure failure = Failure::kContinue;
   double diagepsilon = -1.0;  // < 0: min(epsilon, meritval, 1e-4) / 100
   int diagmaxiter = -1;       // < 0: max(100, maxiter / 100)
@@ -83,7 +92,8 @@ class GaussSeidelSolver final : public ConstraintSolver {
 
   explicit GaussSeidelSolver(const GaussSeidelOptions& options = {});
 
-  // Algorithm 9.1: sweeps until |S - R| / |R| <= epsilon or g(R) <= meritval, or maxiter.
+  // Algorithm 9.1: sweeps until |S - R| / |R| <= epsilon and g(R) <= meritval (kEither:
+  // or), or maxiter.
   // Fills R, U = B + W R, the per-row merits and the cohesive flags; then applies the
   // failure policy (may throw SolverError under 'EXIT').
   SolverStats Solve(BlockProblem& problem) override;

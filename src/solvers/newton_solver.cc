@@ -269,6 +269,7 @@ bool NewtonSolver::Smooth(BlockProblem& problem, SolverStats& stats, double& mer
   GaussSeidelOptions o;
   o.meritval = options_.meritval;
   o.epsilon = 1e-14;  // stop on the merit (or the sweep count) only
+  o.stopping = GaussSeidelOptions::Stopping::kEither;
   o.diagepsilon = std::min(options_.meritval, 1e-4) / 100.0;
   o.maxiter = sweeps;
   o.residual = options_.residual;
@@ -418,6 +419,7 @@ SolverStats NewtonSolver::Solve(BlockProblem& problem) {
       GaussSeidelOptions o;
       o.meritval = options_.meritval;
       o.epsilon = 1e-12;
+      o.stopping = GaussSeidelOptions::Stopping::kEither;
       o.residual = options_.residual;
       o.maxiter = std::max(options_.maxiter, 1000);  // GS default at least
       GaussSeidelSolver gs(o);

@@ -87,6 +87,7 @@ PenaltySolver::PenaltySolver(PenaltyVariant variant) : variant_(variant) {
   GaussSeidelOptions o;
   o.epsilon = 1e-9;
   o.meritval = 1e-14;
+  o.stopping = GaussSeidelOptions::Stopping::kEither;
   o.maxiter = 1000;
   bilateral_.set_options(o);
 }

@@ -184,10 +184,12 @@ TEST(GaussSeidelSolver, MeritHistoryIsTheMeritOfEachIterate) {
   }
 }
 
-// Stopping on meritval returns the iterate whose merit satisfied it (not the next one).
+// 'EITHER': stopping on meritval returns the iterate whose merit satisfied it (not the next
+// one).
 TEST(GaussSeidelSolver, StopsOnMeritWithTheIterateThatSatisfiedIt) {
   testing::Stack stack = testing::MakeStack(10, 0.5, 3);
   GaussSeidelOptions o;
+  o.stopping = GaussSeidelOptions::Stopping::kEither;
   o.epsilon = 1e-15;  // only the merit can stop it
   o.meritval = 1e-6;
   const SolverStats s = SolveWith(stack.problem, o);
@@ -200,6 +202,33 @@ TEST(GaussSeidelSolver, StopsOnMeritWithTheIterateThatSatisfiedIt) {
   ASSERT_GE(s.merhist.size(), 2u);
   EXPECT_GT(s.merhist[s.merhist.size() - 2], o.meritval);
   EXPECT_NEAR(ComputeMerit(stack.problem), s.merit, 1e-14 * s.merit);
+}
+
+// 'BOTH' (Solfec-1.0's bgs.c, the default): the sweeps go on while either test fails, and
+// the returned iterate satisfies both; meritval >= 1 (the default 1) turns the merit test off.
+TEST(GaussSeidelSolver, BothStopsOnlyWhenEpsilonAndMeritvalHold) {
+  GaussSeidelOptions o;
+  EXPECT_EQ(o.stopping, GaussSeidelOptions::Stopping::kBoth);
+  EXPECT_EQ(o.meritval, 1.0);
+  for (const auto& [epsilon, meritval] :
+       {std::pair{1e-2, 1e-20}, std::pair{1e-10, 1e-6}, std::pair{1e-8, 1.0}}) {
+    testing::Stack stack = testing::MakeStack(10, 0.5, 3);
+    o.epsilon = epsilon;
+    o.meritval = meritval;
+    o.maxiter = 100000;
+    const SolverStats s = SolveWith(stack.problem, o);
+    EXPECT_TRUE(s.converged) << epsilon << " " << meritval;
+    EXPECT_LE(s.relative_error, epsilon);
+    if (meritval < 1.0) EXPECT_LE(s.merit, meritval);
+    // 'EITHER' stops earlier, on the looser of the two
+    GaussSeidelOptions e = o;
+    e.stopping = GaussSeidelOptions::Stopping::kEither;
+    testing::Stack again = testing::MakeStack(10, 0.5, 3);
+    const SolverStats t = SolveWith(again.problem, e);
+    EXPECT_TRUE(t.converged);
+    EXPECT_LE(t.iters, s.iters);
+    if (meritval < 1.0) EXPECT_LT(t.iters, s.iters);
+  }
 }
 
 // Random networks (30 point masses, 25 contacts with random normals and friction): GS
