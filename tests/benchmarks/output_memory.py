@@ -42,7 +42,7 @@ def main():
                                 -1, -1, 0, 1, -1, 0, 1, 1, 0, -1, 1, 0], 1, 1), bulk)
     BODY(sol, "RIGID", SPHERE((0, 0, 0.6), 0.5, 1, 1), bulk)
     GRAVITY(sol, (0, 0, -10))
-    gs = GAUSS_SEIDEL_SOLVER(1e-8, 100)
+    gs = GAUSS_SEIDEL_SOLVER(1e-8, 100, stopping="EITHER")
     checkpoints = sorted({args.steps // 10, args.steps // 2, args.steps})
     done, t0 = 0, time.time()
     print(f"{'steps':>8} {'RSS MiB':>9} {'file MiB':>9} {'s':>7}")

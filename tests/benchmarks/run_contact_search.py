@@ -136,8 +136,8 @@ def pile(outdir, count, setting, seed=1):
 
 def solver(setting):
     if setting in ("paper", "example"):
-        return GAUSS_SEIDEL_SOLVER(1e-8, 1000, diagsolver="DE_SAXCE_FENG")
-    return GAUSS_SEIDEL_SOLVER(1e-6, 200)
+        return GAUSS_SEIDEL_SOLVER(1e-8, 1000, diagsolver="DE_SAXCE_FENG", stopping="EITHER")
+    return GAUSS_SEIDEL_SOLVER(1e-6, 200, stopping="EITHER")
 
 
 def without_output(sol, steps, step):

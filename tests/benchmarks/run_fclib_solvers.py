@@ -117,7 +117,7 @@ def make_problems(S, scenes, dump_dir, log):
         else:
             sol, _ = build_fe_stack(S, rundir, step)
         eps, maxiter, meritval = RUN_SOLVER
-        gs = S.GAUSS_SEIDEL_SOLVER(eps, maxiter, meritval=meritval)
+        gs = S.GAUSS_SEIDEL_SOLVER(eps, maxiter, meritval=meritval, stopping="EITHER")
         done = 0
         for k in dump_steps:
             for _ in range(k - done):
@@ -221,7 +221,7 @@ class OurSolver:
     def solve(self, v):
         S = self.S
         if self.kind == "GS":
-            s = S.GAUSS_SEIDEL_SOLVER(v, self.maxiter, meritval=v * v)
+            s = S.GAUSS_SEIDEL_SOLVER(v, self.maxiter, meritval=v * v, stopping="EITHER")
         elif self.kind == "GS-res":
             # Stops on the relative natural-map residual (Siconos' fc3d_compute_error, the
             # benchmark's error function) of the iterate each sweep starts from; epsilon and

@@ -66,7 +66,7 @@ def balls(out):
                    bulk)
     S.GRAVITY(sol, (0, 0, -9.81))
     S.OUTPUT(sol, h, "ON")
-    return sol, S.GAUSS_SEIDEL_SOLVER(1e-8, 500), h, 50
+    return sol, S.GAUSS_SEIDEL_SOLVER(1e-8, 500, stopping="EITHER"), h, 50
 
 
 def box(out):
@@ -74,7 +74,7 @@ def box(out):
     h = 5e-3
     sol, _ = build_scene(S, 6, h, out)
     S.OUTPUT(sol, 10 * h, "OFF")
-    return sol, S.GAUSS_SEIDEL_SOLVER(1e-6, 1000), h, 60
+    return sol, S.GAUSS_SEIDEL_SOLVER(1e-6, 1000, stopping="EITHER"), h, 60
 
 
 SCENES = {"fe_pile": fe_pile, "balls": balls, "box": box}

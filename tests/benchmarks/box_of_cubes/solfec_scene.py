@@ -120,7 +120,7 @@ def run(n, duration, step, epsilon=1e-6, maxiter=1000, meritval=1e-12, build=Non
     t_build = time.perf_counter()
     sol, cubes = build_scene(S, n, step, outdir)
     t_build = time.perf_counter() - t_build
-    gs = S.GAUSS_SEIDEL_SOLVER(epsilon, maxiter, meritval=meritval)
+    gs = S.GAUSS_SEIDEL_SOLVER(epsilon, maxiter, meritval=meritval, stopping="EITHER")
     movable = {c._id for c in cubes}
     steps = int(round(duration / step))
     rec = {k: [] for k in ("wall", "cpu", "iters", "converged", "error", "merit", "rel",

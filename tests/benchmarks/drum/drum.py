@@ -132,7 +132,7 @@ for c, parity in lattice_sites():
 big = R + 1.0
 EXTENTS(sol, (-big, -L / 2 - 1.0, -big, big, L / 2 + 1.0, big))  # escaped bodies are deleted
 UNPHYSICAL_PENETRATION(sol, 0.02)  # a SolverError if any contact gap < -2 cm
-gs = GAUSS_SEIDEL_SOLVER(1E-4, 100, meritval=1E-6)
+gs = GAUSS_SEIDEL_SOLVER(1E-4, 100, meritval=1E-6, stopping="EITHER")
 # solfec-mpi: how rows of different ranks see each other within a sweep (docs/parallel.md);
 # DRUM_VARIANT overrides the default 'FULL'. No effect in serial runs.
 gs.variant = os.environ.get('DRUM_VARIANT', 'FULL')
