@@ -329,9 +329,9 @@ def _xdmf_frames(res, t, r):
                     f"got {type(t).__name__} {t!r}")
 
 
-def _xdmf_subset(res, subset, r):
-    """Body ids of Solfec-1.0's `subset`: label patterns (regular expressions), BODY objects
-    and body ids, or a list of them."""
+def _xdmf_subset(res, subset, r, frames=None):
+    """Body ids of Solfec-1.0's `subset`: label patterns (regular expressions), BODY objects,
+    body ids and boxes (xmin, ymin, zmin, xmax, ymax, zmax), or a list of them."""
     import re
     items = subset if isinstance(subset, list) else [subset]
     labels = {int(i): res.label(int(i)) for i in res.definitions["id"]}
@@ -344,10 +344,20 @@ def _xdmf_subset(res, subset, r):
             keep.add(it.id)
         elif isinstance(it, int) and not isinstance(it, bool):
             keep.add(it)
+        elif isinstance(it, tuple) and len(it) == 6 and all(_is_time(v) for v in it):
+            # Solfec-1.0: a box (xmin, ymin, zmin, xmax, ymax, zmax): the bodies whose
+            # bounding box overlaps it, in the first frame exported.
+            from .xdmf import body_bounds
+            fr = next(iter(res.iter_frames([frames[0] if frames else 0], constraints=False)))
+            for b in labels:
+                e = body_bounds(res, fr, b) if b in set(int(j) for j in fr.bodies["id"]) else None
+                if e is not None and all(e[k] <= it[k + 3] and it[k] <= e[k + 3]
+                                         for k in range(3)):
+                    keep.add(b)
         else:
-            raise TypeError(f"{r}: argument 'subset' item {i} must be a label pattern, a BODY or "
-                            f"a body id, got {type(it).__name__} {it!r} (boxes are not "
-                            f"supported)")
+            raise TypeError(f"{r}: argument 'subset' item {i} must be a label pattern, a BODY, "
+                            f"a body id or a box (xmin, ymin, zmin, xmax, ymax, zmax), got "
+                            f"{type(it).__name__} {it!r}")
     return keep
 
 
@@ -371,5 +381,5 @@ def XDMF_EXPORT(solfec, path=None, t0=None, t1=None, skip=1, *, t=None, subset=N
             if t0 is not None or t1 is not None:
                 raise TypeError(f"{r}: pass either 't' (Solfec-1.0) or 't0'/'t1', not both")
             frames = _xdmf_frames(res, t, r)
-        keep = None if subset is None else _xdmf_subset(res, subset, r)
+        keep = None if subset is None else _xdmf_subset(res, subset, r, frames)
         return xdmf.export(res, path, t0, t1, A.integer(skip, r, "skip"), frames, keep)

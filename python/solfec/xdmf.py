@@ -37,6 +37,32 @@ def _triangulate(shape):
     return np.vstack(verts), np.asarray(tris, np.int64).reshape(-1, 3), np.asarray(surf, np.int32)
 
 
+def body_bounds(res, fr, bid):
+    """(xmin, ymin, zmin, xmax, ymax, zmax) of body `bid` in the frame `fr`: its shape's
+    vertices and spheres moved by the body's configuration (FINITE_ELEMENT: its nodes)."""
+    if res.kind(bid) == "FINITE_ELEMENT":
+        P = np.asarray(res.fe_nodes(fr, bid)[0], float).reshape(-1, 3)
+        return (*P.min(axis=0), *P.max(axis=0))
+    shape = res.shape(bid)
+    center = np.asarray(res.definition(bid)["center"], float)
+    q = fr.body_q(bid)
+    L = np.asarray(q[:9]).reshape(3, 3, order="F")
+    x = np.asarray(q[9:12])
+    V = _triangulate(shape)[0]
+    lo, hi = [], []
+    if len(V):
+        P = x + (V - center) @ L.T
+        lo.append(P.min(axis=0))
+        hi.append(P.max(axis=0))
+    for c, r, _, _ in shape["spheres"]:
+        p = x + L @ (np.asarray(c, float) - center)
+        lo.append(p - r)
+        hi.append(p + r)
+    if not lo:
+        return None
+    return (*np.min(lo, axis=0), *np.max(hi, axis=0))
+
+
 # XDMF Mixed-topology cell codes and node orders (VTK orientation: its wedge has (0, 1, 2)
 # facing away from (3, 4, 5), the opposite of Solfec's numbering).
 _XDMF_CELL = {4: (6, (0, 1, 2, 3)), 5: (7, (0, 1, 2, 3, 4)), 6: (8, (0, 2, 1, 3, 5, 4)),
@@ -66,8 +92,9 @@ def _fe_frame(res, fr, fe_cache, keep=None):
         if bid not in fe_cache:
             mesh = res.fe_mesh(bid)
             d = res.definition(bid)
-            fe_cache[bid] = (mesh, *_fe_topology(mesh), float(d["young"]), float(d["poisson"]))
-        mesh, tp, is_node, young, poisson = fe_cache[bid]
+            fe_cache[bid] = (mesh, *_fe_topology(mesh), float(d["young"]), float(d["poisson"]),
+                             res.material_model(bid))
+        mesh, tp, is_node, young, poisson, model = fe_cache[bid]
         x, v = res.fe_nodes(fr, bid)  # BC-RO/BC-MODAL: full nodes rebuilt (eq. 58)
         pts.append(x)
         disp.append(x - mesh.nodes)
@@ -77,7 +104,7 @@ def _fe_frame(res, fr, fe_cache, keep=None):
         topo.append(t)
         body.append(np.full(len(mesh.elements), bid, np.int64))
         volid.append(mesh.volids)
-        sig, vm = R.svk_cauchy_stresses(mesh.cell_gradients(x), young, poisson)
+        sig, vm = R.cauchy_stresses(mesh.cell_gradients(x), young, poisson, model)
         stress.append(sig[:, [0, 0, 0, 1, 1, 2], [0, 1, 2, 1, 2, 2]])  # Tensor6 order
         mises.append(vm)
         nn += len(x)

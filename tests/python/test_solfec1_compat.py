@@ -330,8 +330,14 @@ def test_xdmf_export_in_solfec_1_0_form_selects_frames_and_bodies(outdir, tmp_pa
     assert two == [[1, 2], [1, 2]]
     # the manual's form is unchanged
     assert len(frames(XDMF_EXPORT(sol, base + "4", 0.0, 0.004))) == 5
+    # a box (xmin, ymin, zmin, xmax, ymax, zmax): the bodies whose bounding box overlaps it
+    # (BOX2 spans [2, 3] x [0, 1] x [0.5, 1.5], BOX1 [0, 1] x [0, 1] x [0, 1])
+    assert frames(XDMF_EXPORT(sol, 0.0, base + "5", subset=[(2.5, 0.2, 0.6, 2.6, 0.8, 0.9)])) \
+        == [[2]]
+    assert frames(XDMF_EXPORT(sol, 0.0, base + "7", subset=(0.9, 0.9, 0.9, 2.1, 1.0, 1.0))) \
+        == [[1, 2]]
     with pytest.raises(TypeError, match="XDMF_EXPORT: argument 'subset' item 0"):
-        XDMF_EXPORT(sol, 0.0, base + "5", subset=[(0, 0, 0, 1, 1, 1)])
+        XDMF_EXPORT(sol, 0.0, base + "5", subset=[(0, 0, 0, 1, 1)])
     with pytest.raises(ValueError, match=r"XDMF_EXPORT: argument 't' as a tuple must be"):
         XDMF_EXPORT(sol, (0.0, 0.1, 0.2), base + "6")
 
