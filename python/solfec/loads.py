@@ -22,7 +22,9 @@ def GRAVITY(solfec, vector):
     s = A.sequence(vector, r, "vector")
     if len(s) != 3:
         raise ValueError(f"GRAVITY: argument 'vector' must have 3 components, got {len(s)}")
-    solfec._domain.set_gravity(*[_value(x, r, f"vector[{i}]") for i, x in enumerate(s)])
+    solfec._domain.set_gravity(*[x._ts if isinstance(x, TIME_SERIES) else
+                                 A.in_range(x, r, f"vector[{i}]", -A.GRAVITY_MAX, A.GRAVITY_MAX,
+                                            "m/s^2") for i, x in enumerate(s)])
 
 
 def _kind(kind, routine):
@@ -77,8 +79,8 @@ def TORQUE(body, kind, direction, value):
 
 def PRESSURE(body, surfid, value):
     """PRESSURE(body, surfid, value): follower pressure [Pa] (number or TIME_SERIES) on the
-    current boundary faces with surface id `surfid` of a FINITE_ELEMENT body's mesh; positive
-    values push into the body (traction -p n, n the outward normal)."""
+    current boundary faces with surface id `surfid` of a FINITE_ELEMENT body's mesh: traction
+    p n, n the outward normal, as Solfec-1.0 (negative values push into the body)."""
     r = "PRESSURE"
     A.instance(body, BODY, r, "body")
     if body.kind != "FINITE_ELEMENT":

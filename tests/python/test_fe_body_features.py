@@ -68,7 +68,7 @@ def test_pressure_on_a_face_gives_the_momentum_p_a_t(outdir):
     # (the face stays flat and its area changes by the strain ~1e-5).
     sol, bulk = model(outdir, 1e-3, young=1e8)
     b = BODY(sol, "FINITE_ELEMENT", cube_mesh(0, 0, 0, 1.0, 2), bulk)
-    PRESSURE(b, 6, 100.0)
+    PRESSURE(b, 6, -100.0)  # pushes into the body: the top face down
     RUN(sol, GAUSS_SEIDEL_SOLVER(1e-10, 100), 0.1)
     v = np.array(b.velo).reshape(-1, 3)
     m = np.full(len(v), 0.0)
@@ -96,7 +96,7 @@ def test_hydrostatic_pressure_compresses_a_cube_uniformly(outdir):
     b = BODY(sol, "FINITE_ELEMENT", cube_mesh(0, 0, 0, 1.0, 2), bulk)
     b.damping = 1e-2
     for sid in range(1, 7):
-        PRESSURE(b, sid, TIME_SERIES([0, 0, 0.1, p, 10, p]))
+        PRESSURE(b, sid, TIME_SERIES([0, 0, 0.1, -p, 10, -p]))  # compresses
     RUN(sol, GAUSS_SEIDEL_SOLVER(1e-10, 100), 0.6)
     K = E / (3 * (1 - 2 * nu))
     # 3K l^2 + 2p l - 3K = 0

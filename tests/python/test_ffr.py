@@ -156,7 +156,7 @@ def test_ffr_pressure_on_one_face_accelerates_the_mass_centre_by_p_a_over_m(tmp_
     if density != 2500.0:
         APPLY_BULKMAT(sol, b, 1, BULK_MATERIAL(sol, young=35e9, poisson=0.2, density=density))
     assert b.mass == pytest.approx(2 * density, rel=1e-12)
-    PRESSURE(b, 6, 1e4)
+    PRESSURE(b, 6, -1e4)  # pushes the top face down
     T = 0.1
     RUN(sol, GAUSS_SEIDEL_SOLVER(1e-8, 100), T)
     v = b.velo
@@ -177,8 +177,8 @@ def test_ffr_stress_of_a_rotated_cuboid_compressed_by_end_pressures(tmp_path):
     conf = list(b.conf)
     conf[3:12] = [1, 0, 0, 0, 0, 1, 0, -1, 0]  # O = R_x(90 deg), column-wise
     b.conf = conf
-    PRESSURE(b, 1, p)
-    PRESSURE(b, 6, p)
+    PRESSURE(b, 1, -p)  # both ends pushed in
+    PRESSURE(b, 6, -p)
     RUN(sol, GAUSS_SEIDEL_SOLVER(1e-8, 100), 0.5)
     sx, sy, sz, sxy, sxz, syz, mises = STRESS(b, (0.1, 0.2, 0.3))
     print(f"FFR stress: {sx:.4e} {sy:.4e} {sz:.4e} {sxy:.3e} {sxz:.3e} {syz:.3e}")

@@ -227,7 +227,7 @@ def test_pressure_moves_to_the_parts_with_the_surface(tmp_path):
         bulk = BULK_MATERIAL(sol, young=E, poisson=0.0, density=1000.0)
         b = BODY(sol, "FINITE_ELEMENT", HEX(bar_corners(L, A), NX, NY, NZ, 1,
                                             [1, 2, 3, 4, 5, 6]), bulk)
-        PRESSURE(b, 3, 10.0)
+        PRESSURE(b, 3, -10.0)
         bodies = PARTITION(b, parts) if parts > 1 else [b]
         RUN(sol, GAUSS_SEIDEL_SOLVER(1e-12, 1000), 1e-3)
         return sum((np.asarray(_solfec.fe_lumped_mass(sol._domain, p.id)).reshape(-1, 3) *

@@ -150,13 +150,13 @@ def test_prescribed_end_displacement_is_met_exactly_and_the_reaction_is_svk(outd
 
 
 def test_follower_pressure_stretches_the_bar_to_the_svk_solution(outdir):
-    # A negative PRESSURE (tension) on the x = L face: the load follows the shrinking
+    # A positive PRESSURE (tension) on the x = L face: the load follows the shrinking
     # current face, so the exact state solves P11 = lam2^2 s. Its load stiffness is not in
     # K; the carried residual corrects it over the steps at constant load: stretch error
     # 7e-4, 3e-7, 5e-9 at t = 1, 2, 3 s (lateral deviation 8e-7, 2e-8, 3e-10 m).
     E, nu, L, a, s = 1e8, 0.3, 1.0, 0.1, 1e6  # strain 1e-2
     sol, b, X = bar_on_rollers(outdir, E, nu, L, a, 4)
-    PRESSURE(b, 3, TIME_SERIES([0, 0, 1, -s, 10, -s]))
+    PRESSURE(b, 3, TIME_SERIES([0, 0, 1, s, 10, s]))
     RUN(sol, NEWTON_SOLVER(meritval=1e-22), 3.0)
     x = np.array(b.conf).reshape(-1, 3)
     lam1, lam2 = svk_uniaxial(s, E, nu)

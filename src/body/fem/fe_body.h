@@ -198,7 +198,8 @@ class FeBody : public Body {
 
   // --- loads and energy
   // PRESSURE: follower pressure p(t) on the current boundary faces with surface id
-  // `surfid`; positive p pushes into the body (traction -p n, n the outward normal).
+  // `surfid`: traction p n, n the outward normal, as Solfec-1.0 (negative p pushes into the
+  // body: an internal pressure P is PRESSURE(-P)).
   // Throws InputError naming PRESSURE (argument 'surfid') when no boundary face has it.
   void AddPressure(int surfid, ScalarOrSeries value);
   // The PRESSURE loads as (surfid, value), in the order added (PARTITION copies them).

@@ -157,7 +157,8 @@ VecX FeBody::PressureForce(double t) const {
         Vec3 xr = Vec3::Zero(), xs = Vec3::Zero();
         for (int a = 0; a < n; ++a) xr += Nr[a] * node(face[a]), xs += Ns[a] * node(face[a]);
         const Vec3 area = xr.cross(xs);  // outward normal times the area density
-        for (int a = 0; a < n; ++a) f.segment<3>(3 * face[a]) -= (value * g.w * N[a]) * area;
+        // Solfec-1.0's sign: traction value * n (negative values push into the body)
+        for (int a = 0; a < n; ++a) f.segment<3>(3 * face[a]) += (value * g.w * N[a]) * area;
       }
     }
   }
