@@ -28,6 +28,37 @@ def positive(v, routine, arg, allow_zero=False):
     return f
 
 
+# Valid ranges of lengths (docs/deck-language.md, "Valid ranges"): coordinates |x| <= 1e12 m
+# and sphere radii in [1e-12, 1e12] m keep volumes (r^3) and inertias (density r^5) far from
+# overflow and underflow; beyond them a shape's volume and mass are no longer computable.
+COORD_MAX = 1e12
+RADIUS_MIN, RADIUS_MAX = 1e-12, 1e12
+# The time step [s]: h^2 K and impulses h f stay far from overflow; 1 ps to 11.6 days.
+STEP_RANGE = (1e-12, 1e6)
+# Gravity components [m/s^2]: up to 1e7 g (beyond any centrifuge).
+GRAVITY_MAX = 1e8
+
+
+def in_range(v, routine, arg, lo, hi, unit="", lo_open=False):
+    """A finite number in [lo, hi] ((lo, hi] when lo_open): else ValueError naming the routine,
+    argument, value and the valid range."""
+    f = number(v, routine, arg)
+    if (f > lo if lo_open else f >= lo) and f <= hi:
+        return f
+    rng = f"{'(' if lo_open else '['}{lo:g}, {hi:g}]{' ' + unit if unit else ''}"
+    raise ValueError(f"{routine}: argument '{arg}' = {v!r} is out of its valid range {rng}")
+
+
+def coordinates(values, routine, arg):
+    """Checks that every coordinate of a flat list (or sequence of points) is within
+    +-COORD_MAX; returns the values unchanged."""
+    for i, x in enumerate(values):
+        if not -COORD_MAX <= x <= COORD_MAX:
+            raise ValueError(f"{routine}: argument '{arg}[{i}]' = {x!r} is out of the valid "
+                             f"coordinate range [-{COORD_MAX:g}, {COORD_MAX:g}] m")
+    return values
+
+
 def integer(v, routine, arg):
     if isinstance(v, bool) or not isinstance(v, numbers.Integral):
         raise TypeError(f"{routine}: argument '{arg}' must be an integer, got {_typename(v)} {v!r}")

@@ -14,12 +14,13 @@ A run killed midway (SIGKILL) leaves a file that opens here up to its last compl
 import os
 
 import math
+import warnings
 
 import numpy as np
 
 __all__ = ["Results", "results_path", "is_valid", "FORMAT", "VERSION", "BODY_KINDS",
            "CONSTRAINT_KINDS", "ENERGY_NAMES", "TIMING_NAMES", "CONSTRAINT_DTYPE",
-           "VersionError", "join_constraints"]
+           "VersionError", "UnknownBodyError", "join_constraints", "MATERIAL_MODELS"]
 
 FORMAT = "solfec-results"
 VERSION = 2  # 2: per-frame constraint states + /constraints/table (docs/output.md)
@@ -27,6 +28,7 @@ BODY_KINDS = ("RIGID", "PSEUDO_RIGID", "FINITE_ELEMENT", "OBSTACLE")
 CONSTRAINT_KINDS = ("CONTACT", "FIXPNT", "FIXDIR", "VELODIR", "RIGLNK", "SPRING", "GLUEPNT")
 ENERGY_NAMES = ("KINETIC", "INTERNAL", "EXTERNAL", "CONTACT", "FRICTION")
 TIMING_NAMES = ("TIMINT", "CONUPD", "CONDET", "LOCDYN", "CONSOL", "PARBAL")
+MATERIAL_MODELS = ("KIRCHHOFF", "NEO_HOOKEAN", "BLATZ_KO")  # /bodies/table 'model' codes
 
 _BLOCK = 1 << 21  # values read per block when streaming frames (bounded memory)
 
@@ -48,6 +50,12 @@ _STATE_FIELDS = ("age", "point", "point2", "base", "R", "U", "gap", "area", "mer
 
 class VersionError(ValueError):
     """A results file of another format version than this solfec reads."""
+
+
+class UnknownBodyError(ValueError, KeyError):
+    """A body id that the results file does not hold (a ValueError; also a KeyError, as
+    `Results.definition` raised before)."""
+    __str__ = ValueError.__str__
 
 
 def join_constraints(states, defs, def0=0):
@@ -162,6 +170,22 @@ def svk_cauchy_stresses(F, young, poisson):
     return sig, np.sqrt(1.5 * np.einsum("kij,kij->k", dev, dev))
 
 
+def cauchy_stresses(F, young, poisson, model="KIRCHHOFF"):
+    """Cauchy stresses (m, 3, 3) and von Mises values (m,) of the deformation gradients
+    F (m, 3, 3) for a BULK_MATERIAL model (hyperelastic.py); NEO_HOOKEAN and BLATZ_KO give
+    NaN where det F <= 0 (an inverted element, where they are undefined)."""
+    F = np.asarray(F, dtype=float)
+    if model == "KIRCHHOFF":
+        return svk_cauchy_stresses(F, young, poisson)
+    from .hyperelastic import cauchy
+    sig = np.full(F.shape, np.nan)
+    vm = np.full(F.shape[0], np.nan)
+    ok = np.linalg.det(F) > 0
+    if ok.any():
+        sig[ok], vm[ok] = cauchy(F[ok], young, poisson, model)
+    return sig, vm
+
+
 def base_fingerprint(E):
     """(sum |e|, sum e, sum e w) over E (3N x n) column after column, w = frac(0.618... i):
     the fingerprint OUTPUT(..., bases='DECK') stores (src/io/results_writer.cc)."""
@@ -198,6 +222,7 @@ class Results:
             self.nframes = 0
             self.times = np.zeros(0)
             self.definitions = np.zeros(0)
+            self._def, self._labels, self._model_warned = {}, None, False
             return
         n = min(int(f["frames/count"][0]), f["frames/table"].shape[0])
         self.nframes = n
@@ -207,6 +232,7 @@ class Results:
         self.definitions = f["bodies/table"][:ndef]
         self._def = {int(i): k for k, i in enumerate(self.definitions["id"])}
         self._labels = None
+        self._model_warned = False
 
     # --- file
     def close(self):
@@ -230,15 +256,40 @@ class Results:
             return ""
         return bytes(self._f["bodies/labels"][start:start + length]).decode("utf-8", "replace")
 
-    def definition(self, body_id):
-        """The definition record of a body id (KeyError if never stored)."""
-        return self.definitions[self._def[int(body_id)]]
+    def definition(self, body_id, routine="results"):
+        """The definition record of a body id (UnknownBodyError, a ValueError, if the file
+        holds no body of that id)."""
+        k = self._def.get(int(body_id))
+        if k is None:
+            ids = sorted(self._def)
+            held = (f"it holds body ids {ids[0]}..{ids[-1]}" if len(ids) > 1 else
+                    f"it holds body id {ids[0]}" if ids else "it holds no bodies")
+            raise UnknownBodyError(f"{routine}: no body with id {int(body_id)} in "
+                                   f"'{self.path}' ({len(ids)} bodies stored; {held})")
+        return self.definitions[k]
 
     def has_body(self, body_id):
         return int(body_id) in self._def
 
     def kind(self, body_id):
         return BODY_KINDS[int(self.definition(body_id)["kind"])]
+
+    def material_model(self, body_id):
+        """The body's BULK_MATERIAL model ('KIRCHHOFF', 'NEO_HOOKEAN', 'BLATZ_KO'). Files
+        written before the `model` field was stored give 'KIRCHHOFF' with a warning."""
+        d = self.definition(body_id)
+        if "model" in (d.dtype.names or ()):
+            code = int(d["model"])
+            if not 0 <= code < len(MATERIAL_MODELS):
+                raise ValueError(f"results: body {int(body_id)} of '{self.path}' has an "
+                                 f"unknown material model code {code}")
+            return MATERIAL_MODELS[code]
+        if not self._model_warned:
+            self._model_warned = True
+            warnings.warn(f"results: '{self.path}' stores no material models (written by an "
+                          f"older solfec): its stresses are computed as Saint Venant-Kirchhoff "
+                          f"('KIRCHHOFF'); rewrite it with `solfec -w`", stacklevel=2)
+        return "KIRCHHOFF"
 
     def label(self, body_id):
         d = self.definition(body_id)
@@ -500,6 +551,7 @@ class Results:
     def body_point_history(self, body_id, point, entity, t0=None, t1=None, skip=1):
         """(times, values) of 'DX'..'DZ', 'VX'..'VZ' or 'CX'..'CZ' of a referential point (and
         stress entities 'SX'..'MISES' of PSEUDO_RIGID and FINITE_ELEMENT bodies)."""
+        self.definition(body_id, "Results.body_point_history")  # an unknown id: a clear error
         idx = self.frame_indices(t0, t1, skip)
         fn = point_function(self, body_id, point, entity)
         vals = [fn(fr) for fr in self.iter_frames(idx, constraints=False)]
@@ -599,7 +651,7 @@ def _fe_point_function(res, body_id, point, entity, material=None):
     idx, N, dNdX = res.fe_mesh(body_id).point_operator(X)
     d = res.definition(body_id)
     young, poisson, *model = material or (float(d["young"]), float(d["poisson"]))
-    model = model[0] if model else "KIRCHHOFF"  # the results file stores no model
+    model = model[0] if model else res.material_model(body_id)
 
     def fn(fr):
         xn, vn = res.fe_nodes(fr, body_id)  # reduced forms: rebuilt by eq. 58

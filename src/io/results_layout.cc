@@ -54,7 +54,7 @@ hid_t BodyDefType() {
   using T = BodyDefRow;
   const hid_t t = H5Tcreate(H5T_COMPOUND, sizeof(T));
   const hid_t d = H5T_NATIVE_DOUBLE, l = H5T_NATIVE_INT64, i = H5T_NATIVE_INT32;
-  F(T, id, l), F(T, kind, i), F(T, nq, i), F(T, nu, i), F(T, first_frame, l);
+  F(T, id, l), F(T, kind, i), F(T, nq, i), F(T, nu, i), F(T, model, i), F(T, first_frame, l);
   F(T, mass, d), F(T, volume, d), A(T, center, d, 3), A(T, tensor, d, 9);
   F(T, young, d), F(T, poisson, d), F(T, density, d);
   F(T, label_start, l), F(T, label_len, l), F(T, material_start, l), F(T, material_len, l);

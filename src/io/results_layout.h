@@ -85,7 +85,8 @@ bool SameDefinition(const ConstraintDefRow& a, const ConstraintDefRow& b);  // a
 struct BodyDefRow {
   int64_t id = 0;
   int32_t kind = 0;                   // 0 RIGID 1 PSEUDO_RIGID 2 FINITE_ELEMENT 3 OBSTACLE
-  int32_t nq = 0, nu = 0, pad = 0;
+  int32_t nq = 0, nu = 0;
+  int32_t model = 0;                  // material model: 0 KIRCHHOFF 1 NEO_HOOKEAN 2 BLATZ_KO
   int64_t first_frame = 0;
   double mass = 0, volume = 0, center[3] = {0, 0, 0}, tensor[9] = {0};
   double young = 0, poisson = 0, density = 0;

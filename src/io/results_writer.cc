@@ -17,6 +17,7 @@
 #include "body/fem/ffr_body.h"
 #include "body/fem/reduced_fe_body.h"
 #include "contact/constraint.h"
+#include "material/hyperelastic.h"
 
 namespace solfec::io {
 
@@ -50,12 +51,17 @@ hid_t FileAccess() {
   return fapl;
 }
 
-void StringAttribute(hid_t obj, const std::string& name, const std::string& value) {
+// utf8: a variable-length UTF-8 string (h5py reads it as str); else fixed-length ASCII.
+void StringAttribute(hid_t obj, const std::string& name, const std::string& value,
+                     bool utf8 = false) {
   const hid_t type = H5Tcopy(H5T_C_S1);
-  H5Tset_size(type, std::max<size_t>(1, value.size()));
+  H5Tset_size(type, utf8 ? H5T_VARIABLE : std::max<size_t>(1, value.size()));
+  if (utf8) H5Tset_cset(type, H5T_CSET_UTF8);
   const hid_t space = H5Screate(H5S_SCALAR);
   const hid_t attr = H5Acreate2(obj, name.c_str(), type, space, H5P_DEFAULT, H5P_DEFAULT);
-  const herr_t st = attr < 0 ? -1 : H5Awrite(attr, type, value.c_str());
+  const char* text = value.c_str();
+  const herr_t st = attr < 0 ? -1 : utf8 ? H5Awrite(attr, type, &text)
+                                         : H5Awrite(attr, type, text);
   if (attr >= 0) H5Aclose(attr);
   H5Sclose(space);
   H5Tclose(type);
@@ -69,6 +75,41 @@ void IntAttribute(hid_t obj, const std::string& name, int value) {
   if (attr >= 0) H5Aclose(attr);
   H5Sclose(space);
   H5Check(st, "write attribute '" + name + "'");
+}
+
+// The 'units' attribute (SI; docs/output.md) of every dataset that holds physical values.
+void UnitAttributes(hid_t file) {
+  static const char* const kUnits[][2] = {
+      {"frames/table",
+       "time: s; step: s; merit: 1; timing: s; energy: J; other fields: counts or row indices"},
+      {"frames/bodies", "energy: J (kinetic, internal, external, contact, friction)"},
+      {"frames/q",
+       "m for positions (mass centres, FE nodes); 1 for rotation and deformation-gradient "
+       "entries and reduced coordinates (docs/output.md)"},
+      {"frames/u",
+       "m/s for velocities (mass centres, FE nodes); 1/s for angular velocities and dF/dt "
+       "entries (docs/output.md)"},
+      {"frames/constraints",
+       "point, point2, X1, X2, gap: m; base: 1; R: N; U: m/s; area: m^2; merit: 1; age: steps"},
+      {"constraints/table", "ids and surface/piece indices: 1"},
+      {"bodies/table",
+       "mass: kg; volume: m^3; center: m; tensor: kg m^2; young: Pa; poisson: 1; "
+       "density: kg/m^3"},
+      {"shapes/vertices", "m"},
+      {"shapes/spheres", "center: m; radius: m"},
+      {"frames/count", "1"},
+  };
+  for (const auto& [path, units] : kUnits) {
+    const hid_t obj = H5Oopen(file, path, H5P_DEFAULT);
+    H5CheckId(obj, std::string("open '") + path + "'");
+    try {
+      StringAttribute(obj, "units", units, /*utf8=*/true);
+    } catch (...) {
+      H5Oclose(obj);
+      throw;
+    }
+    H5Oclose(obj);
+  }
 }
 
 void Copy3(const Vec3& v, double* out) {
@@ -177,6 +218,7 @@ void ResultsWriter::CreateLayout(const domain::Domain& d) {
   const int64_t zero = 0;
   H5Check(H5Dwrite(count_, H5T_NATIVE_INT64, H5S_ALL, H5S_ALL, H5P_DEFAULT, &zero), "write 'count'");
   IntAttribute(file_, "compression", z ? 1 : 0);
+  UnitAttributes(file_);
   H5Gclose(frames);
   H5Gclose(bodies);
   H5Gclose(shapes);
@@ -341,6 +383,7 @@ void ResultsWriter::StageDefinition(const body::Body& b) {
   r.young = b.material().young;
   r.poisson = b.material().poisson;
   r.density = b.material().density;
+  r.model = static_cast<int32_t>(material::HyperModelFromName(b.material().model));
   const std::string& label = b.label();
   const std::string& mat = b.material().label;
   r.label_start = S.label0 + static_cast<int64_t>(S.labels.size());
@@ -585,7 +628,8 @@ void ResultsWriter::WriteFrame(const domain::Domain& d, int newbods, int delbods
   f.delbods = delbods;
   const auto& st = d.solver_stats();
   f.gsiters = st.iters;
-  f.converged = st.converged ? 1 : 0;
+  // -1: no solve yet (the frame before the first step, e.g. frame 0); else 1/0 (see docs)
+  f.converged = d.step_count() == 0 ? -1 : (st.converged ? 1 : 0);
   f.merit = st.merit;
   const auto& tm = d.stage_times();
   const double times[6] = {tm.TIMINT, tm.CONUPD, tm.CONDET, tm.LOCDYN, tm.CONSOL, tm.PARBAL};

@@ -2,22 +2,35 @@
 #include "material/bulk_material.h"
 
 #include <cmath>
+#include <charconv>
+#include <string>
 
 #include "base/errors.h"
 #include "material/hyperelastic.h"
 
 namespace solfec::material {
 
+namespace {
+
+// The shortest decimal form that reads back as v (0.49999999999 stays so, 1e300 is 1e+300).
+std::string Shortest(double v) {
+  char buf[32];
+  const auto r = std::to_chars(buf, buf + sizeof buf, v);
+  return std::string(buf, r.ptr);
+}
+
+}  // namespace
+
 void BulkMaterial::Validate() const {
-  auto bad = [](const std::string& arg, double v, const std::string& fix) {
-    throw InputError("BULK_MATERIAL: invalid " + arg + " = " + std::to_string(v) +
-                     " (argument '" + arg + "'); " + fix);
+  auto check = [](const std::string& arg, double v, double lo, double hi, const char* unit) {
+    if (std::isfinite(v) && v >= lo && v <= hi) return;
+    throw InputError("BULK_MATERIAL: invalid " + arg + " = " + Shortest(v) + " (argument '" +
+                     arg + "'); valid range [" + Shortest(lo) + ", " + Shortest(hi) + "]" + unit);
   };
   HyperModelFromName(model);  // throws for an unknown model
-  if (!std::isfinite(density) || density <= 0.0) bad("density", density, "pass a positive value [kg/m^3]");
-  if (!std::isfinite(young) || young <= 0.0) bad("young", young, "pass a positive value [Pa]");
-  if (!std::isfinite(poisson) || poisson <= -1.0 || poisson >= 0.5)
-    bad("poisson", poisson, "pass a value in (-1, 0.5)");
+  check("density", density, kDensityMin, kDensityMax, " kg/m^3");
+  check("young", young, kYoungMin, kYoungMax, " Pa");
+  check("poisson", poisson, kPoissonMin, kPoissonMax, "");
 }
 
 }  // namespace solfec::material

@@ -24,8 +24,9 @@ struct SurfaceMaterial {
   double dashpot = 0.0;      // normal damping [N s/m]
   double hpow = 1.0;         // Hertz exponent of the spring law [-]
 
-  // Throws InputError naming SURFACE_MATERIAL and the argument for negative friction,
-  // cohesion, spring, restitution outside [0, 1], non-finite values.
+  // Throws InputError naming SURFACE_MATERIAL, the argument, its value and valid range:
+  // friction [0, 1e3], cohesion [0, 1e30], restitution [0, 1], spring [0, 1e20],
+  // dashpot [-1e20, 1e20] (negative: critical), hpow (0, 10]; non-finite values.
   void Validate() const;
 };
 

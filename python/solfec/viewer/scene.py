@@ -55,9 +55,9 @@ def boundary_triangles(nodes, elements):
     return np.asarray(tris, np.int64).reshape(-1, 3)
 
 
-def svk_mises(F, young, poisson):
-    """Von Mises values (m,) of the Saint Venant-Kirchhoff Cauchy stresses of F (m, 3, 3)."""
-    return R.svk_cauchy_stresses(F, young, poisson)[1]
+def mises(F, young, poisson, model="KIRCHHOFF"):
+    """Von Mises values (m,) of the Cauchy stresses of F (m, 3, 3) for a BULK_MATERIAL model."""
+    return R.cauchy_stresses(F, young, poisson, model)[1]
 
 
 class _Store:
@@ -133,7 +133,8 @@ class Scene:
             mesh = res.fe_mesh(bid)
             g["fe"] = {"triangles": u32(boundary_triangles(mesh.nodes, mesh.elements)),
                        "nnodes": int(len(mesh.nodes))}
-            self._geo[("fe", bid)] = (mesh, float(d["young"]), float(d["poisson"]))
+            self._geo[("fe", bid)] = (mesh, float(d["young"]), float(d["poisson"]),
+                                      res.material_model(bid))
         else:
             V, T = store.convexes(d)
             g["positions"] = f32(V - center)  # local coordinates about the mass centre
@@ -187,6 +188,7 @@ class Scene:
         """{'time', 'kinetic', 'velocity'} of body bid over the frames (at most `limit`,
         evenly skipped): the stored kinetic energy [J] and the velocity of frame() [m/s]."""
         with self.open() as res:
+            res.definition(bid, "/api/history")  # an unknown id: UnknownBodyError (HTTP 404)
             idx = res.frame_indices(skip=max(1, -(-res.nframes // limit)))
             fe = res.kind(bid) == "FINITE_ELEMENT"
             t, ke, vel = [], [], []
@@ -204,10 +206,10 @@ class Scene:
                     "velocity": vel}
 
     def _fe_state(self, res, fr, bid, field):
-        mesh, young, poisson = self._geo[("fe", bid)]
+        mesh, young, poisson, model = self._geo[("fe", bid)]
         x, v = res.fe_nodes(fr, bid)
         if field == "mises":
-            cell = svk_mises(mesh.cell_gradients(x), young, poisson)
+            cell = mises(mesh.cell_gradients(x), young, poisson, model)
             s, n = np.zeros(len(x)), np.zeros(len(x))
             for e, val in zip(mesh.elements, cell):
                 s[e] += val

@@ -19,6 +19,25 @@ from .scene import Scene
 _PKG = os.path.dirname(os.path.abspath(__file__))
 
 
+class NotFound(LookupError):
+    """A request naming a SOLFEC object or body the viewer does not have: HTTP 404."""
+
+
+class BadRequest(ValueError):
+    """A request with a missing or malformed query parameter: HTTP 400."""
+
+
+def _int_param(qs, name, default=None):
+    """Query parameter `name` as an int (BadRequest when missing or not an integer)."""
+    v = qs.get(name, [default])[0]
+    if v is None:
+        raise BadRequest(f"missing query parameter '{name}'")
+    try:
+        return int(v)
+    except (TypeError, ValueError):
+        raise BadRequest(f"query parameter '{name}' must be an integer, got '{v}'") from None
+
+
 def asset_dirs():
     """Directories holding the page (index.html, viewer.js) and node_modules/three:
     $SOLFEC_VIEWER_DIR, then BUILD/viewer (copied by CMake next to BUILD/python) or, for the
@@ -166,9 +185,10 @@ def _handler(viewer):
                 self._send(200, f.read(), ctype)
 
         def _model(self, qs):
-            k = int(qs.get("m", ["0"])[0])
+            k = _int_param(qs, "m", "0")
             if not 0 <= k < len(viewer.models):
-                raise IndexError(f"no SOLFEC object {k} (the deck has {len(viewer.models)})")
+                raise NotFound(f"/api: no SOLFEC object m={k} (the deck has "
+                               f"{len(viewer.models)}: m=0..{len(viewer.models) - 1})")
             m = viewer.models[k]
             if m.scene is None:
                 raise ValueError(f"SOLFEC object {k} has nothing to show")
@@ -200,14 +220,18 @@ def _handler(viewer):
                 if p == "/api/history":
                     with viewer.lock:
                         m = self._model(qs)
-                        return self._send(200, m.scene.history(int(qs["id"][0])))
+                        return self._send(200, m.scene.history(_int_param(qs, "id")))
                 if p == "/api/frame":
                     with viewer.lock:
                         m = self._model(qs)
-                        fr = m.scene.frame(int(qs.get("i", ["0"])[0]),
+                        fr = m.scene.frame(_int_param(qs, "i", "0"),
                                            qs.get("field", ["displacement"])[0])
                         return self._send(200, fr)
                 return self._send(404, {"error": f"unknown path {p}"})
+            except (NotFound, R.UnknownBodyError) as e:
+                return self._send(404, {"error": str(e)})
+            except BadRequest as e:
+                return self._send(400, {"error": f"{p}: {e}"})
             except Exception as e:  # noqa: BLE001 - reported to the page
                 return self._send(500, {"error": f"{type(e).__name__}: {e}"})
 
