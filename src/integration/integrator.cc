@@ -40,6 +40,10 @@
 // see quasi_static_integrator.h.
 #include "integration/integrator.h"
 
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <sstream>
 #include <string>
 
 #include "base/errors.h"
@@ -87,13 +91,63 @@ void HalfStep(RigidBody& b, const Vec3& W, const Vec3& v, double h) {
 
 }  // namespace
 
+namespace {
+
+// A deformable body whose stiffness dwarfs its inertia over a step loses its motion to
+// round-off: with r = h^2 c^2 / L^2 (c^2 = (lambda + 2 mu) / density the P-wave speed
+// squared of the body's material, L = (volume / elements)^(1/3) its element size) the
+// step matrix (M plus h^2-scaled K) carries K's rounding of the rigid modes, a relative
+// error of about 30 r eps in the motion (an FE cube falling under gravity: 2e-6 at
+// r = 4e11; at r = 4e29, young 1e20 with density 1e-12, it never moves). Above
+// kStiffRatioMax (error ~1e-2) RUN refuses the step.
+constexpr double kStiffRatioMax = 1e13;
+
+void CheckStiffness(const body::Body& b, double h, int elements) {
+  const material::BulkMaterial& m = b.material();
+  const double modulus = m.young * (1 - m.poisson) / ((1 + m.poisson) * (1 - 2 * m.poisson));
+  const double L = std::cbrt(b.volume() / std::max(1, elements));
+  const double r = h * h * modulus / (m.density * L * L);
+  if (!(L > 0.0) || r <= kStiffRatioMax) return;
+  std::ostringstream msg;
+  msg.precision(10);
+  msg << "RUN: body " << b.id() << (b.label().empty() ? "" : " ('" + b.label() + "')")
+      << " is too stiff for the time step: h^2 c^2 / L^2 = " << r << " exceeds "
+      << kStiffRatioMax << " (young " << m.young << " Pa, poisson " << m.poisson
+      << ", density " << m.density << " kg/m^3, element size L = " << L << " m, h = " << h
+      << " s), so its motion would be lost to round-off; use a smaller young or step, or a "
+      << "larger density";
+  throw InputError(msg.str());
+}
+
+}  // namespace
+
 void CheckStep(const body::Body& b, double h, Mode mode) {
   if (auto* r = dynamic_cast<const body::ReducedFeBody*>(&b))  // BC-RO, BC-MODAL
     return CheckReducedStep(*r, mode == Mode::kQuasiStatic);
   if (mode == Mode::kQuasiStatic) return;
   if (auto* f = dynamic_cast<const body::FfrBody*>(&b)) return CheckFfrStep(*f, h);
-  if (auto* p = dynamic_cast<const PseudoRigidBody*>(&b)) CheckPseudoRigidStep(*p, h);
-  if (auto* f = dynamic_cast<const body::FeBody*>(&b)) CheckFeStep(*f, h);
+  if (auto* p = dynamic_cast<const PseudoRigidBody*>(&b)) {
+    CheckPseudoRigidStep(*p, h);
+    CheckStiffness(b, h, 1);
+  }
+  if (auto* f = dynamic_cast<const body::FeBody*>(&b)) {
+    CheckFeStep(*f, h);
+    CheckStiffness(b, h, f->num_elements());
+  }
+}
+
+double CriticalStep(const body::Body& b) {
+  constexpr double kNone = std::numeric_limits<double>::infinity();
+  if (dynamic_cast<const body::ReducedFeBody*>(&b) || dynamic_cast<const body::FfrBody*>(&b))
+    return kNone;
+  if (auto* p = dynamic_cast<const PseudoRigidBody*>(&b)) {
+    const bool exp = p->scheme == Scheme::kDefault || p->scheme == Scheme::kDefExp;
+    return exp ? PseudoRigidCriticalStep(*p) : kNone;
+  }
+  if (auto* f = dynamic_cast<const body::FeBody*>(&b))
+    return f->scheme == Scheme::kDefExp || f->scheme == Scheme::kDefault ? FeCriticalStep(*f)
+                                                                          : kNone;
+  return kNone;
 }
 
 void BeginStep(body::Body& b, double t, double h, Mode mode) {

@@ -18,6 +18,11 @@ enum class Mode { kDynamic, kQuasiStatic };
 // scheme is ignored, nothing to check.
 void CheckStep(const body::Body& b, double h, Mode mode = Mode::kDynamic);
 
+// The critical step of the body's explicit dynamic scheme at its current configuration
+// (PSEUDO_RIGID and FINITE_ELEMENT 'DEF_EXP': 2 / omega_max, lowered by damping); infinity
+// for implicit schemes, rigid kinds and the reduced and FFR forms (those check their own).
+double CriticalStep(const body::Body& b);
+
 // q(t+h/2) = q(t) + h/2 u(t) for the body's kind and scheme; updates the current shape.
 void BeginStep(body::Body& b, double t, double h, Mode mode = Mode::kDynamic);
 
