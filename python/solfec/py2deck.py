@@ -76,6 +76,37 @@ def execfile(path, globals=None, locals=None):
     exec(code.code, globals, locals)
 
 
+def _python2_string_module():
+    # Python 2's string module functions (string.join(words, sep), string.atoi(s)...), which
+    # Python 3 removed in favour of str methods; added only where the name is free.
+    import string
+    funcs = {
+        "atof": float, "atoi": lambda s, base=10: int(s, base),
+        "atol": lambda s, base=10: int(s, base),
+        "capitalize": lambda s: s.capitalize(), "expandtabs": lambda s, n=8: s.expandtabs(n),
+        "find": lambda s, *a: s.find(*a), "rfind": lambda s, *a: s.rfind(*a),
+        "index": lambda s, *a: s.index(*a), "rindex": lambda s, *a: s.rindex(*a),
+        "count": lambda s, *a: s.count(*a), "lower": lambda s: s.lower(),
+        "upper": lambda s: s.upper(), "swapcase": lambda s: s.swapcase(),
+        "split": lambda s, sep=None, maxsplit=-1: s.split(sep, maxsplit),
+        "splitfields": lambda s, sep=None, maxsplit=-1: s.split(sep, maxsplit),
+        "rsplit": lambda s, sep=None, maxsplit=-1: s.rsplit(sep, maxsplit),
+        "join": lambda words, sep=" ": sep.join(words),
+        "joinfields": lambda words, sep=" ": sep.join(words),
+        "strip": lambda s, chars=None: s.strip(chars),
+        "lstrip": lambda s, chars=None: s.lstrip(chars),
+        "rstrip": lambda s, chars=None: s.rstrip(chars),
+        "replace": lambda s, old, new, count=-1: s.replace(old, new, count),
+        "ljust": lambda s, w, c=" ": s.ljust(w, c), "rjust": lambda s, w, c=" ": s.rjust(w, c),
+        "center": lambda s, w, c=" ": s.center(w, c), "zfill": lambda s, w: str(s).zfill(w),
+        "letters": string.ascii_letters, "lowercase": string.ascii_lowercase,
+        "uppercase": string.ascii_uppercase, "maketrans": str.maketrans,
+    }
+    for name, f in funcs.items():
+        if not hasattr(string, name):
+            setattr(string, name, f)
+
+
 def _python2_modules():
     # Module functions Python 3 removed or narrowed, which lib2to3 does not rewrite: time.clock
     # (Python 2 on Unix: the processor time of the process);
@@ -85,6 +116,7 @@ def _python2_modules():
     import time
     if not hasattr(time, "clock"):
         time.clock = time.process_time
+    _python2_string_module()
     if not getattr(random.seed, "_solfec_py2", False):
         seed = random.seed
 

@@ -175,7 +175,8 @@ def run_one(solfec, scratch, deck, limit, env, log_dir):
         cwd, path = scratch, deck
         if deck in DECK_CWD:
             cwd, path = os.path.join(scratch, os.path.dirname(deck)), os.path.basename(deck)
-        p = subprocess.Popen([solfec, path] + DECK_ARGS.get(deck, []), cwd=cwd, stdout=out, stderr=err,
+        p = subprocess.Popen([solfec, path] + DECK_ARGS.get(deck, []), cwd=cwd, stdout=out,
+                             stderr=err,
                              stdin=subprocess.DEVNULL, env=env, start_new_session=True)
         try:
             rc = p.wait(timeout=limit)

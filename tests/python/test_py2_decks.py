@@ -182,3 +182,12 @@ def test_python2_module_functions_python3_removed(run_solfec):
                    'print "CLOCK", t1 >= t0, type(t0).__name__, a == b\n')
     assert p.returncode == 0, p.stderr
     assert values(p.stdout, "CLOCK") == ["True", "float", "True"]
+
+
+def test_python2_string_module_functions(run_solfec):
+    p = run_solfec('import string\n'
+                   'print "STR", string.join(["a", "b"], "-"), string.atoi("42") + 1, '
+                   'string.split("x y"), string.upper("q"), string.atof("2.5") * 2, '
+                   'string.strip("  s ")\n')
+    assert p.returncode == 0, p.stderr
+    assert values(p.stdout, "STR") == ["a-b", "43", "['x',", "'y']", "Q", "5.0", "s"]
