@@ -163,3 +163,43 @@ def test_version_prints_the_package_version(tmp_path):
     from solfec import __version__
     p = _solfec_args(tmp_path, "--version")
     assert p.returncode == 0 and p.stdout == f"solfec {__version__}\n" and p.stderr == ""
+
+
+PACED = """
+import time
+sol = SOLFEC('DYNAMIC', 1e-3, 'out/p')
+b = BODY(sol, 'RIGID', SPHERE((0, 0, 0), 1, 1, 1), BULK_MATERIAL(sol))
+def slow(*a):
+    time.sleep(0.05)   # a steady pace: 40 steps of about 0.05 s
+    return 1
+CALLBACK(sol, 1e-3, None, slow)
+RUN(sol, GAUSS_SEIDEL_SOLVER(1e-4, 10), 0.04)
+print('END', time.strftime('%H:%M:%S'))
+"""
+
+
+@pytest.mark.parametrize("verbose", ["ON", "%"])
+def test_progress_shows_the_percentage_and_an_eta_once_the_pace_is_known(run_solfec, verbose):
+    import re
+    p = run_solfec(PACED.replace("b = BODY", f"sol.verbose = '{verbose}'\nb = BODY"))
+    assert p.returncode == 0, p.stderr
+    lines = p.stdout.splitlines()
+    end = lines[-1].split()[1]
+    # not a terminal: a line at the first step, about one a second, one at the end
+    assert len(lines) >= 4, p.stdout
+    first, last, middle = lines[0], lines[-2], lines[1:-2]
+    assert " 3%" in first and "ETA" not in first    # no estimate after one step
+    assert "100%" in last and "ETA" not in last     # nor at the end
+    assert middle and all("ETA" in ln for ln in middle)
+    for ln in middle:
+        pct = int(re.search(r"(\d+)%", ln).group(1))
+        if verbose == "ON":   # the percentage of the RUN: step / 40
+            step = int(re.search(r"step (\d+)", ln).group(1))
+            assert pct == int(100 * step / 40 + 0.5)
+        eta = re.search(r"ETA (\d\d):(\d\d):(\d\d) \((\d+)s left\)", ln)
+        assert eta, ln
+        # the estimated end within 2 s of the real end (a steady pace: the estimate is good)
+        h, m, s = map(int, eta.groups()[:3])
+        eh, em, es = map(int, end.split(":"))
+        diff = ((h - eh) * 3600 + (m - em) * 60 + (s - es)) % 86400
+        assert min(diff, 86400 - diff) <= 2, (ln, end)
