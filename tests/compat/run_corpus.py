@@ -157,11 +157,17 @@ def first_error(stderr, deck, stdout=""):
     return status, (exc[:200] + where)
 
 
-def fresh_copy(corpus, parent, deck):
+def fresh_copy(corpus, parent, deck, dirs=None):
+    """A writable copy of the corpus (of its sub-directories `dirs` only, when given)."""
     scratch = os.path.join(parent, "copy-" + deck.replace("/", "__"))
     if os.path.exists(scratch):
         shutil.rmtree(scratch)
-    shutil.copytree(corpus, scratch, copy_function=shutil.copyfile)
+    if dirs is None:
+        shutil.copytree(corpus, scratch, copy_function=shutil.copyfile)
+    else:
+        for d in dirs:
+            shutil.copytree(os.path.join(corpus, d), os.path.join(scratch, d),
+                            copy_function=shutil.copyfile)
     for d, _, _ in os.walk(scratch):  # the corpus is read-only: the copy is not
         os.chmod(d, 0o755)
     return scratch

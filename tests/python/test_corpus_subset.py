@@ -33,7 +33,8 @@ def runs(tmp_path_factory):
     env = dict(os.environ, MPLBACKEND="Agg", OPENBLAS_NUM_THREADS="1", OMP_NUM_THREADS="1")
     out = {}
     for deck in FAST:
-        scratch = run_corpus.fresh_copy(CORPUS, parent, deck)
+        # the decks of this subset read files of their own top directory only
+        scratch = run_corpus.fresh_copy(CORPUS, parent, deck, [deck.split("/")[0]])
         out[deck] = run_corpus.run_one(SOLFEC_EXE, scratch, deck, 60.0, env, parent)
         with open(os.path.join(parent, deck.replace("/", "__") + ".out")) as f:
             out[deck] += (f.read(),)
