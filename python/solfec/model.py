@@ -92,22 +92,24 @@ class SOLFEC(_KnownMembers):
         self._continue = False       # -c: restore the last frame at the first RUN
         self._deck_time = 0.0        # sum of RUN durations (restart targets)
         opts = _state.options
-        _claim_output_path(self, out)
+        other = _claim_output_path(self, out)
         from . import run as _run
         lock = None
-        if _run._mpi is None or _run._mpi.rank() == 0:   # solfec-mpi: rank 0 writes `out`
+        if other is not None:   # a Python session reusing a directory: this process holds it
+            lock = getattr(other, "_lock", None)
+        elif _run._mpi is None or _run._mpi.rank() == 0:   # solfec-mpi: rank 0 writes `out`
             lock = _outlock.acquire(out)  # before the results are read, let alone truncated
         busy = lock if isinstance(lock, str) else None
         try:
-            self._select_locked(out, analysis, h, name, lock, busy)
+            self._select_locked(out, analysis, h, name, lock, busy, other is not None)
         except BaseException:
-            if lock is not None and not busy:
+            if lock is not None and not busy and other is None:
                 lock.release()   # a traceback kept by the caller must not keep the lock
             self._lock = None
             raise
         _claimed[os.path.realpath(out)] = weakref.ref(self)
 
-    def _select_locked(self, out, analysis, h, name, lock, busy):
+    def _select_locked(self, out, analysis, h, name, lock, busy, shared):
         from . import results
         opts = _state.options
         if busy and (opts["write"] or opts.get("continue")):
@@ -124,9 +126,9 @@ class SOLFEC(_KnownMembers):
             self._start_output(out, analysis, h, append=True)
         elif valid and not opts["write"]:
             self._mode = "READ"
-            if lock is not None and not busy:
+            if lock is not None and not busy and not shared:
                 lock.release()   # reading does not keep writers out
-            if lock is not None:  # rank 0 (or serial) tells it once
+            if lock is not None and not shared:  # rank 0 (or serial) tells it once
                 _tell_read_mode(out, self._h5path, busy)
         else:
             self._lock = lock
@@ -262,17 +264,25 @@ _claimed = {}
 
 
 def _claim_output_path(sol, out):  # noqa: ARG001 - registered by _select_mode on success
-    """Raises if another live SOLFEC object of this process uses the output directory `out`
-    (the second would overwrite, or silently replay, the first's results)."""
+    """Another live SOLFEC object of this process using the output directory `out`, or None.
+    In a deck run by solfec that raises (the second object would overwrite, or silently
+    replay, the first's results); a Python session using the package (a script, a test that
+    writes then reads back) may reuse the directory: the new object shares the lock."""
     key = os.path.realpath(out)
     other = _claimed.get(key)
     if other is not None and other() is not None:
         import gc
         gc.collect()   # an object the deck no longer holds may linger in a reference cycle
-    if other is not None and other() is not None:
-        raise ValueError(f"SOLFEC: the output directory '{out}' is already used by another "
-                         f"SOLFEC object of this deck (argument 'output'); give each SOLFEC "
-                         f"object its own output directory")
+    other = other() if other is not None else None
+    if other is not None and _state.options.get("deck"):
+        raise ValueError(_shared_message(out))
+    return other
+
+
+def _shared_message(out):
+    return (f"SOLFEC: the output directory '{out}' is already used by another SOLFEC object "
+            f"of this deck (argument 'output'); give each SOLFEC object its own output "
+            f"directory")
 
 
 def _busy_message(out, holder):
@@ -351,8 +361,13 @@ class BULK_MATERIAL:
             return getattr(self._m, name)
 
         def set_(self, v):
+            old = getattr(self._m, name)
             setattr(self._m, name, A.number(v, f"BULK_MATERIAL.{name}", name))
-            self._m.validate()
+            try:
+                self._m.validate()
+            except ValueError:
+                setattr(self._m, name, old)  # a refused value leaves the material as it was
+                raise
         return property(get, set_)
 
     young = _setter("young")
@@ -409,8 +424,13 @@ class SURFACE_MATERIAL:
             return getattr(self._m, name)
 
         def set_(self, v):
+            old = getattr(self._m, name)
             setattr(self._m, name, A.number(v, f"SURFACE_MATERIAL.{name}", name))
-            self._m.validate()
+            try:
+                self._m.validate()
+            except ValueError:
+                setattr(self._m, name, old)  # a refused value leaves the material as it was
+                raise
             self._solfec._domain.update_surface_material(self._m)
         return property(get, set_)
 
