@@ -12,7 +12,7 @@ from .solvers import AUTO_SOLVER, GAUSS_SEIDEL_SOLVER, NEWTON_SOLVER, PENALTY_SO
 
 __all__ = ["RUN", "CALLBACK", "OUTPUT", "EXTENTS", "UNPHYSICAL_PENETRATION", "GEOMETRIC_EPSILON",
            "CONTACT_EXCLUDE_BODIES", "CONTACT_EXCLUDE_OBJECTS", "CONTACT_EXCLUDE_SURFACES",
-           "CONTACT_SPARSIFY", "VIEWER", "NCPU", "HERE", "RANK", "BARRIER", "SUBDIR",
+           "CONTACT_SPARSIFY", "CONTACT_POINTS", "VIEWER", "NCPU", "HERE", "RANK", "BARRIER", "SUBDIR",
            "NON_SOLFEC_ARGV", "ENERGY", "TIMING", "DURATION", "DISPLACEMENT", "VELOCITY",
            "IMBALANCE_TOLERANCE", "WARNINGS"]
 
@@ -182,6 +182,18 @@ def CONTACT_SPARSIFY(solfec, threshold=0.01, minarea=0.0, mindist=None):
     a = A.positive(minarea, r, "minarea", allow_zero=True)
     m = _state.geometric_epsilon if mindist is None else A.positive(mindist, r, "mindist", True)
     solfec._domain.set_sparsify(t, a, m)
+
+
+def CONTACT_POINTS(solfec, points):
+    """CONTACT_POINTS(solfec, points): contact points per pair of touching convex pieces:
+    4 (default: the corners of the contact polygon that span it, so that a face in contact
+    resists rocking) or 1 (its centroid: Solfec-1.0's model, where hinges form only at the
+    centroids of the pieces' contact faces)."""
+    r = "CONTACT_POINTS"
+    A.instance(solfec, SOLFEC, r, "solfec")
+    if isinstance(points, bool) or points not in (1, 4):
+        raise ValueError(f"{r}: argument 'points' must be 1 or 4, got {points!r}")
+    solfec._domain.contact_points = int(points)
 
 
 def VIEWER():

@@ -499,6 +499,7 @@ void DefineDomain(py::module_& m) {
       .def_property_readonly("num_contacts", &Domain::num_contacts)
       .def_readwrite("geometric_epsilon", &Domain::geometric_epsilon)
       .def_readwrite("penetration_depth", &Domain::penetration_depth)
+      .def_readwrite("contact_points", &Domain::contact_points)
       .def("set_extents", [](Domain& d, std::array<double, 6> e) { d.extents = e; })
       .def("set_sparsify",
            [](Domain& d, double threshold, double minarea, double mindist) {

@@ -49,7 +49,7 @@ std::vector<ContactGeometry> ConvexConvexPatch(const geometry::Convex& a,
                                                int max_points) {
   std::vector<ContactGeometry> out;
   thread_local ClipPolytope poly;
-  const auto base = ConvexConvex(a, b, epsilon, &poly);
+  const auto base = ConvexConvexContact(a, b, epsilon, &poly);
   if (!base) return out;
   if (max_points <= 1 || poly.points.empty()) {
     out.push_back(*base);

@@ -9,7 +9,8 @@
 
 namespace solfec::contact {
 
-// The overlap of a and b (as ConvexConvex) as 1 to max_points contact points: the overlap
+// The contact of a and b (as ConvexConvexContact: closer than epsilon) as 1 to max_points
+// contact points: the overlap
 // polytope is projected on the contact plane through its centroid and the points are the
 // corners of that polygon that span the largest area (2 for an edge-like patch, 1 for a
 // patch smaller than a twentieth of the smaller piece's bounding-box diagonal). Every point shares the normal, gap and surface pair; the area is split

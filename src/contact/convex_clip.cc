@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 #include <utility>
 
 namespace solfec::contact {
@@ -240,12 +241,51 @@ double ClipTolerance(const geometry::Convex& a, const geometry::Convex& b) {
 
 bool IntersectConvexes(const geometry::Convex& a, const geometry::Convex& b, double tol,
                        ClipPolytope* out) {
+  return IntersectConvexes(a, b, tol, 0.0, out, nullptr);
+}
+
+namespace {
+
+// min over the vertices of c of n.x - d.
+double MinDistance(const Vec3& n, double d, const geometry::Convex& c) {
+  double m = std::numeric_limits<double>::infinity();
+  for (const Vec3& x : c.vertices) m = std::min(m, n.dot(x) - d);
+  return m;
+}
+
+}  // namespace
+
+int NearlySeparatingFaces(const geometry::Convex& c, const geometry::Convex& other,
+                          double swell) {
+  int count = 0;
+  for (int f = 0; f < static_cast<int>(c.faces.size()); ++f) {
+    double d = 0.0;
+    const Vec3 n = ConvexFaceNormal(c, f, &d);
+    if (c.faces[f].vertices.size() >= 3 && MinDistance(n, d, other) >= -swell) ++count;
+  }
+  return count;
+}
+
+bool IntersectConvexes(const geometry::Convex& a, const geometry::Convex& b, double tol,
+                       double swell, ClipPolytope* out, int* swollen) {
   Scratch& w = GetScratch();
   out->clear();
   FacePlanes(a, &w.na, &w.da);
   FacePlanes(b, &w.nb, &w.db);
-  // Cheap rejection by the face planes of either convex.
-  if (SeparatedByPlanes(w.na, w.da, b, tol) || SeparatedByPlanes(w.nb, w.db, a, tol))
+  int moved = 0;
+  if (swell > 0.0) {
+    for (size_t j = 0; j < w.nb.size(); ++j) {
+      if (b.faces[j].vertices.size() >= 3 && MinDistance(w.nb[j], w.db[j], a) >= -swell) {
+        w.db[j] += swell;
+        ++moved;
+      }
+    }
+  }
+  if (swollen) *swollen = moved;
+  // Cheap rejection by the face planes of either convex (a's planes only without swelling:
+  // the swollen b's corners are not at hand).
+  if (SeparatedByPlanes(w.nb, w.db, a, tol) ||
+      (moved == 0 && SeparatedByPlanes(w.na, w.da, b, tol)))
     return false;
   // Start from a; clip by the planes of b.
   for (int f = 0; f < static_cast<int>(a.faces.size()); ++f) {

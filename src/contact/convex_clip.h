@@ -42,6 +42,19 @@ struct ClipPolytope {
 // thread-local scratch buffers, so repeated calls do not allocate once warmed up.
 bool IntersectConvexes(const geometry::Convex& a, const geometry::Convex& b, double tol,
                        ClipPolytope* out);
+// The same with the faces of b that a penetrates by less than `swell` >= 0 (the nearly
+// separating ones) swollen: their planes n.x <= d moved out to n.x <= d + swell (faces
+// tagged by them lie on the moved planes); *swollen receives their number. Pieces that touch
+// or are less than `swell` apart across such a face then give a thin polytope whose extent
+// along the contact normal is the penetration depth plus `swell` (contact detection: pieces
+// within GEOMETRIC_EPSILON touch). Side faces keep their planes, so the contact polygon is
+// the true one.
+bool IntersectConvexes(const geometry::Convex& a, const geometry::Convex& b, double tol,
+                       double swell, ClipPolytope* out, int* swollen);
+// The number of faces of c that `other` penetrates by less than `swell` (all of other's
+// vertices at signed distance >= -swell from the face plane).
+int NearlySeparatingFaces(const geometry::Convex& c, const geometry::Convex& other,
+                          double swell);
 
 // Unit outward normal of face f of c (Newell's method) and the plane offset n.x on it
 // (from the face's vertex mean); local to the contact module so that it does not depend on

@@ -109,6 +109,9 @@ double Extent(const ClipPolytope& poly, const Vec3& n) {
   return hi - lo;
 }
 
+std::optional<ContactGeometry> Overlap(const geometry::Convex& a, const geometry::Convex& b,
+                                       double epsilon, double swell, ClipPolytope* polytope);
+
 Vec3 VertexMean(const geometry::Convex& c) {
   Vec3 m = Vec3::Zero();
   for (const Vec3& x : c.vertices) m += x;
@@ -125,10 +128,35 @@ std::optional<ContactGeometry> ConvexConvex(const geometry::Convex& a, const geo
 
 std::optional<ContactGeometry> ConvexConvex(const geometry::Convex& a, const geometry::Convex& b,
                                             double epsilon, ClipPolytope* polytope) {
+  return Overlap(a, b, epsilon, 0.0, polytope);
+}
+
+std::optional<ContactGeometry> ConvexConvexContact(const geometry::Convex& a,
+                                                   const geometry::Convex& b, double epsilon,
+                                                   ClipPolytope* polytope) {
+  return Overlap(a, b, epsilon, std::max(epsilon, 0.0), polytope);
+}
+
+namespace {
+
+// The overlap of a and b swollen by `swell` (0: the plain overlap, thinner than epsilon is
+// none; > 0: the contact rule of ConvexConvexContact).
+std::optional<ContactGeometry> Overlap(const geometry::Convex& a, const geometry::Convex& b,
+                                       double epsilon, double swell, ClipPolytope* polytope) {
   ClipPolytope& poly = *polytope;
   thread_local std::vector<double> areas;
+  const bool contact = swell > 0.0;
   const double tol = ClipTolerance(a, b);
-  if (!IntersectConvexes(a, b, tol, &poly)) return std::nullopt;
+  int swollen = 0;
+  if (swell > 0.0 && NearlySeparatingFaces(b, a, swell) == 0 &&
+      NearlySeparatingFaces(a, b, swell) > 0) {
+    // a's face separates (e.g. a corner of b near a face of a): swell a, then tag back.
+    if (!IntersectConvexes(b, a, tol, swell, &poly, &swollen)) return std::nullopt;
+    for (ClipFace& f : poly.faces) std::swap(f.face_a, f.face_b);
+  } else if (!IntersectConvexes(a, b, tol, swell, &poly, &swollen)) {
+    return std::nullopt;
+  }
+  if (swollen == 0) swell = 0.0;  // a plain overlap (deeper than swell, or edge on edge)
 
   // Normal from the area-weighted outward normals: a-faces count +, b-faces -, faces on
   // coincident planes of both (equal orientation) cancel out.
@@ -158,17 +186,20 @@ std::optional<ContactGeometry> ConvexConvex(const geometry::Convex& a, const geo
       n = c;
     }
   }
-  if (!(extent >= epsilon) || extent <= tol) return std::nullopt;
+  if (contact ? !(extent > tol) : (!(extent >= epsilon) || extent <= tol))
+    return std::nullopt;
 
   ContactGeometry g;
   if (!(poly.Volume(&g.point) > 0.0)) return std::nullopt;
   g.normal = n;
-  g.gap = -extent;
+  g.gap = std::min(0.0, swell - extent);
   g.area = 0.5 * s_norm;
   g.surf1 = DominantSurface(poly, areas, a, n, +1);
   g.surf2 = DominantSurface(poly, areas, b, n, -1);
   return g;
 }
+
+}  // namespace
 
 std::optional<ContactGeometry> ConvexSphere(const geometry::Convex& a, const geometry::Sphere& b,
                                             double epsilon) {

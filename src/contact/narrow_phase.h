@@ -29,6 +29,12 @@ std::optional<ContactGeometry> ConvexConvex(const geometry::Convex& a, const geo
 struct ClipPolytope;
 std::optional<ContactGeometry> ConvexConvex(const geometry::Convex& a, const geometry::Convex& b,
                                             double epsilon, ClipPolytope* polytope);
+// Contact detection (Solfec-1.0's rule, manual 6.1): pieces closer than `epsilon` touch.
+// The overlap of a with b swollen by epsilon gives the normal, point and area; the gap is
+// minus the penetration depth, 0 for pieces that touch or are less than epsilon apart.
+std::optional<ContactGeometry> ConvexConvexContact(const geometry::Convex& a,
+                                                   const geometry::Convex& b, double epsilon,
+                                                   ClipPolytope* polytope);
 std::optional<ContactGeometry> ConvexSphere(const geometry::Convex& a, const geometry::Sphere& b,
                                             double epsilon);
 std::optional<ContactGeometry> SphereConvex(const geometry::Sphere& a, const geometry::Convex& b,

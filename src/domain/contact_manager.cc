@@ -36,19 +36,27 @@ geometry::Aabb PieceBounds(const Shape& s, int p) {
   return p < nc ? s.convexes[p].Bounds() : s.spheres[p - nc].Bounds();
 }
 
-// Overlap of piece pa of shape a with piece pb of shape b (normal from a into b): up to
-// four points for convex pairs (a contact patch), one point otherwise.
+// Contact of piece pa of shape a with piece pb of shape b (normal from a into b): pieces
+// closer than eps (GEOMETRIC_EPSILON) touch, as in Solfec-1.0, with gap = minus the
+// penetration depth (0 if they only touch). Up to max_points (CONTACT_POINTS) points for
+// convex pairs (a contact patch), one point otherwise.
 std::vector<ContactGeometry> DetectPair(const Shape& a, int pa, const Shape& b, int pb,
-                                        double eps) {
+                                        double eps, int max_points) {
   const int na = static_cast<int>(a.convexes.size());
   const int nb = static_cast<int>(b.convexes.size());
   std::optional<ContactGeometry> g;
-  if (pa < na && pb < nb) return contact::ConvexConvexPatch(a.convexes[pa], b.convexes[pb], eps);
-  if (pa < na) g = contact::ConvexSphere(a.convexes[pa], b.spheres[pb - nb], eps);
-  else if (pb < nb) g = contact::SphereConvex(a.spheres[pa - na], b.convexes[pb], eps);
-  else g = contact::SphereSphere(a.spheres[pa - na], b.spheres[pb - nb], eps);
-  if (g) return {*g};
-  return {};
+  if (pa < na && pb < nb) return contact::ConvexConvexPatch(a.convexes[pa], b.convexes[pb], eps, max_points);
+  // Spheres: the second piece's sphere grown by eps; the gap is measured back.
+  auto grown = [eps](geometry::Sphere s) {
+    s.radius += eps;
+    return s;
+  };
+  if (pa < na) g = contact::ConvexSphere(a.convexes[pa], grown(b.spheres[pb - nb]), eps);
+  else if (pb < nb) g = contact::SphereConvex(grown(a.spheres[pa - na]), b.convexes[pb], eps);
+  else g = contact::SphereSphere(a.spheres[pa - na], grown(b.spheres[pb - nb]), eps);
+  if (!g) return {};
+  g->gap = std::min(0.0, g->gap + eps);
+  return {*g};
 }
 
 // Writes detected geometry into a contact, keeping the tangent base continuous so that
@@ -103,7 +111,8 @@ void ContactManager::Update(Domain& d) {
     std::vector<Iter>& old = groups[key];
     const Constraint& c0 = *old.front();
     const std::vector<ContactGeometry> patch = DetectPair(
-        c0.body1->shape(), c0.piece1, c0.body2->shape(), c0.piece2, d.geometric_epsilon);
+        c0.body1->shape(), c0.piece1, c0.body2->shape(), c0.piece2, d.geometric_epsilon,
+        d.contact_points);
     std::vector<bool> used_old(old.size(), false), used_new(patch.size(), false);
     // Greedy matching: repeatedly take the closest (old, new) pair.
     for (size_t round = 0; round < std::min(old.size(), patch.size()); ++round) {
@@ -209,7 +218,7 @@ void ContactManager::Detect(Domain& d) {
         continue;
     }
     const auto patch = DetectPair(A->shape(), ia->piece, B->shape(), ib->piece,
-                                  d.geometric_epsilon);
+                                  d.geometric_epsilon, d.contact_points);
     if (patch.empty()) continue;
     if (d.excluded_surfaces.count(std::minmax(patch[0].surf1, patch[0].surf2))) continue;
     for (const ContactGeometry& g : patch) {

@@ -112,6 +112,9 @@ class Domain {
   std::optional<std::array<double, 6>> extents;  // bodies leaving are deleted
   double penetration_depth = -1.0;               // < 0: unlimited
   contact::SparsifyOptions sparsify;
+  // CONTACT_POINTS: contact points per pair of touching convex pieces (4: the corners of the
+  // contact polygon; 1: its centroid, Solfec-1.0's model).
+  int contact_points = 4;
   // CONTACT_METHOD: node-to-face contact of FE meshes (options, surfaces, search timings).
   contact::NodeToFace node_to_face;
   std::set<std::pair<Id, Id>> excluded_bodies;   // unordered pairs stored (min, max)
@@ -154,8 +157,16 @@ class Domain {
   std::unordered_map<const body::Body*, double> SpringEnergies() const;
 
  private:
+  // DYNAMIC (Solfec-1.0's dom.c): lowers step_ to half the smallest critical step of the
+  // explicit bodies (integration::CriticalStep) when that is below it, with one stderr
+  // warning (the first time) naming the body. `all`: every body (the start of a RUN, when every
+  // rank's copies are current), else the active ones.
+  void LimitStepToCritical(bool all);
+  bool step_warned_ = false;
   void UpdateUserConstraints();
   void CheckPenetration() const;
+  // Whether c is a constraint of OBSTACLEs only that guides them (FIXPNT, FIXDIR, VELODIR).
+  static bool GuidesObstacles(const contact::Constraint& c);
   void AccountContactWork(double h);
   void DeleteBodiesOutsideExtents();
   void CheckFinite() const;
@@ -182,6 +193,12 @@ class Domain {
   ContactManager contacts_;
   local_dynamics::LocalDynamics local_dynamics_;
   solvers::BlockProblem problem_;
+  // DYNAMIC: OBSTACLEs moved by their own constraints (Solfec-1.0): those rows are solved
+  // first, on the obstacles' rigid inertia, and give the obstacles their velocity u_free,
+  // which the contacts then see (the obstacles do not react to them).
+  void GuideObstacles(double t, double h);
+  local_dynamics::LocalDynamics guide_dynamics_;
+  solvers::BlockProblem guide_problem_;
   std::vector<ProblemRow> problem_rows_;  // who the rows of problem_ are
   solvers::SolverStats solver_stats_;
   StageTimes stage_times_;

@@ -90,8 +90,9 @@ TEST(FeSelfContact, ArmsOfABentStripMeetOnlyWithSelfContactOn) {
     const double e2 = (c->body2->SpatialPoint(c->X2) - c->point).norm();
     EXPECT_LT(std::min(e1, e2), 1e-9);
     EXPECT_LT(std::max(e1, e2), 1e-3);
-    // Overlap depth: 0.05 between the top elements, less where the lower element shears.
-    EXPECT_LT(c->gap, 0.0);
+    // Overlap depth: 0.05 between the top elements, less where the lower element shears
+    // (0 where pieces only touch: within GEOMETRIC_EPSILON they are in contact).
+    EXPECT_LE(c->gap, 0.0);
     EXPECT_GT(c->gap, -0.05 - 1e-9);
   }
 }
