@@ -265,16 +265,20 @@ _claimed = {}
 
 def _claim_output_path(sol, out):  # noqa: ARG001 - registered by _select_mode on success
     """Another live SOLFEC object of this process using the output directory `out`, or None.
-    In a deck run by solfec that raises (the second object would overwrite, or silently
-    replay, the first's results); a Python session using the package (a script, a test that
-    writes then reads back) may reuse the directory: the new object shares the lock."""
+    In a deck run by solfec that raises unless the other object has run (the second would
+    overwrite, or silently replay, the first's results); a Python session using the package
+    (a script, a test that writes then reads back) may reuse the directory: the new object
+    shares the lock."""
     key = os.path.realpath(out)
     other = _claimed.get(key)
     if other is not None and other() is not None:
         import gc
         gc.collect()   # an object the deck no longer holds may linger in a reference cycle
     other = other() if other is not None else None
-    if other is not None and _state.options.get("deck"):
+    # A deck may create a second SOLFEC object on a directory whose first object has run, to
+    # read its results back (Solfec-1.0's validation decks do: compute, then READ): it shares
+    # the lock. Before the first object's RUN, the second would overwrite or replay it: refused.
+    if other is not None and _state.options.get("deck") and not getattr(other, "_ran", False):
         raise ValueError(_shared_message(out))
     return other
 
@@ -500,14 +504,21 @@ class BODY(_KnownMembers):
     FINITE_ELEMENT: shape is one MESH, or CONVEX/SPHERE objects embedded in the background
     MESH `mesh` (not emptied), which carries the motion, mass and inertia; form 'TL' (default),
     'BC', 'BC-RO', 'BC-MODAL' ('BC_RO', 'BC_MODAL' accepted) or 'FFR'; the reduced forms need
-    base=(evals, evecs) or a REGISTER_BASE label."""
+    base=(evals, evecs) or a REGISTER_BASE label. Solfec-1.0's 2013 spellings: modal= for base=,
+    form 'RO' for 'BC-MODAL'. Other kinds ignore form and mesh, as Solfec-1.0 does."""
 
     def __init__(self, solfec, kind, shape, material, label=None, form="TL", mesh=None,
-                 base=None):
+                 base=None, modal=None):
         r = "BODY"
         A.instance(solfec, SOLFEC, r, "solfec")
         A.choice(kind, r, "kind", ("RIGID", "PSEUDO_RIGID", "FINITE_ELEMENT", "OBSTACLE"))
         objs = _objects(shape, r)
+        if modal is not None:  # Solfec-1.0 (2013): BODY(..., form='RO', modal=(evals, evecs))
+            if base is not None:
+                raise TypeError("BODY: argument 'base' given twice (also as 'modal')")
+            base = modal
+        if form == "RO":
+            form = "BC-MODAL"
         if kind == "FINITE_ELEMENT":
             A.choice(form, r, "form", _FORMS)
             if mesh is None and any(o._kind in ("CONVEX", "SPHERE") for o in objs):
@@ -522,14 +533,9 @@ class BODY(_KnownMembers):
                                      "or SPHERE objects (argument 'shape'); pass the MESH as "
                                      "'mesh' only")
         else:
-            if mesh is not None:
-                raise ValueError(f"BODY: argument 'mesh' applies to FINITE_ELEMENT bodies only, "
-                                 f"not to kind {kind!r}; drop 'mesh' or use kind "
-                                 f"'FINITE_ELEMENT'")
-            # Solfec-1.0 ignores 'form' for other kinds (a deck may pass it to every BODY); a
-            # reduced base has no meaning for them
-            A.choice(form, r, "form", _FORMS)
-            form = "TL"
+            # Solfec-1.0 ignores 'form' and 'mesh' for other kinds (a deck may pass them to
+            # every BODY); a reduced base has no meaning for them
+            form, mesh = "TL", None
             if base is not None:
                 raise ValueError(f"BODY: argument 'base' applies to FINITE_ELEMENT bodies only, "
                                  f"not to kind {kind!r}")
@@ -766,8 +772,11 @@ def INITIAL_VELOCITY(body, linear, angular):
     [m/s] and spatial angular velocity [rad/s]."""
     r = "INITIAL_VELOCITY"
     A.instance(body, BODY, r, "body")
-    body._d.set_initial_velocity(body._id, A.vec3(linear, r, "linear"),
-                                 A.vec3(angular, r, "angular"))
+    lin, ang = A.vec3(linear, r, "linear"), A.vec3(angular, r, "angular")
+    for arg, vec, unit in (("linear", lin, "m/s"), ("angular", ang, "rad/s")):
+        for i, x in enumerate(vec):
+            A.in_range(x, r, f"{arg}[{i}]", -A.VELOCITY_MAX, A.VELOCITY_MAX, unit)
+    body._d.set_initial_velocity(body._id, lin, ang)
 
 
 @A.keyword_aliases("DELETE", object="obj")
