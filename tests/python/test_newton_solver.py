@@ -48,8 +48,10 @@ def test_stack_of_boxes_follows_the_gauss_seidel_trajectory(tmp_path, push):
     # Both solve every step to g <= 1e-14 (relative velocity residual ~1e-7 of the free
     # velocity ~ g h = 0.01 m/s): positions over 40 steps of 1 ms agree to ~1e-9 m.
     assert np.abs(a - b).max() < 1e-7
-    # The boxes moved (falling under gravity onto each other / sliding) by more than that.
-    assert np.abs(a - a[0]).max() > 1e-6
+    if push:  # the top box slid by more than that
+        assert np.abs(a - a[0]).max() > 1e-6
+    else:  # boxes laid on each other are in contact from the first step and stay at rest
+        assert np.abs(a - a[0]).max() < 1e-9
 
 
 def test_newton_solver_arguments_and_defaults():
@@ -132,8 +134,7 @@ def test_locdyn_dump_folds_bilateral_rows_into_q(tmp_path):
     FIX_DIRECTION(bodies[0], (0.5, 0.5, 1.0), (1, 0, 0))
     INITIAL_VELOCITY(bodies[0], (0.3, 0, 0), (0, 0, 0))
     gs = GAUSS_SEIDEL_SOLVER(1e-12, 5000, meritval=1e-16)
-    for _ in range(3):
-        RUN(sol, gs, 1e-3)
+    RUN(sol, gs, 1e-3)  # (later the held corner tips the box off the floor)
     path = str(tmp_path / "fd.h5")
     with pytest.warns(UserWarning, match="1 bilateral"):
         nc = LOCDYN_DUMP(sol, path)

@@ -174,8 +174,9 @@ def test_unconverged_solves_warn_once_per_run_on_stderr(run_solfec):
     assert p.returncode == 0, p.stderr
     lines = [ln for ln in p.stderr.splitlines() if ln.startswith("WARNING: GAUSS_SEIDEL_SOLVER")]
     assert len(lines) == 2  # two RUNs with unconverged steps: one line each
-    # The first contacts appear at step 2; the second RUN warns at its first step, 6.
-    assert "did not converge at step 2 " in lines[0] and "at step 6 " in lines[1]
+    # The contacts exist from step 1 (touching boxes); the second RUN warns at its first
+    # step, 6.
+    assert "did not converge at step 1 " in lines[0] and "at step 6 " in lines[1]
     assert "merit" in lines[0] and "after 1 iterations (error DIVERGED)" in lines[0]
     # The progress line (verbose 'ON', printed at the end of each RUN off a terminal) shows
     # the final merit and the error code.
