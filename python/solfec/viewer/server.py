@@ -137,6 +137,10 @@ class Viewer:
                 h.close()
                 _model._open_outputs[:] = [r for r in _model._open_outputs if r() is not h]
             m.solfec._output = None
+            lock = getattr(m.solfec, "_lock", None)   # the child takes the directory's lock
+            if lock is not None:
+                lock.release()
+                m.solfec._lock = None
             m.path, m.scene = m.h5, Scene(m.h5)
         exe = os.path.realpath("/proc/self/exe")
         cmd = [exe] if os.path.basename(exe).startswith("solfec") else \
