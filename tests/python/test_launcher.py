@@ -43,9 +43,19 @@ def test_the_built_python_is_used_whatever_python3_comes_first_on_path(tmp_path)
     fake.chmod(0o755)
     (tmp_path / "deck.py").write_text(NUMPY_DECK)
     paths = [str(bin_dir)]
-    other = shutil.which("python3")   # e.g. a pyenv shim on a workstation
+    # a venv of the built python without its site-packages: a python3 without numpy (with
+    # the launcher taking its prefix from PATH, this was "No module named 'numpy'")
+    venv = subprocess.run([_built_python(), "-m", "venv", "--without-pip",
+                           str(tmp_path / "venv")], capture_output=True)
+    if venv.returncode == 0:
+        paths.append(str(tmp_path / "venv" / "bin"))
+    other = shutil.which("python3")   # e.g. a pyenv shim on a workstation, and its python
     if other and os.path.realpath(other) != os.path.realpath(_built_python()):
         paths.append(os.path.dirname(other))
+        real = subprocess.run([other, "-c", "import sys; print(sys.executable)"],
+                              capture_output=True, text=True)
+        if real.returncode == 0 and real.stdout.strip():
+            paths.append(os.path.dirname(real.stdout.strip()))
     for first in paths:
         p = _run(tmp_path, ["deck.py"], env={"PATH": first + os.pathsep + os.environ["PATH"]})
         assert p.returncode == 0, (first, p.stderr)
