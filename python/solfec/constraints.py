@@ -101,15 +101,24 @@ def _add(routine, kind, body1, body2, p1, p2=(0, 0, 0), direction=(0, 0, 1), val
         raise ValueError(f"{routine}: the bodies belong to different SOLFEC objects")
     bodies = [b for b in (body1, body2) if b is not None]
     obstacles = [b for b in bodies if b.kind == "OBSTACLE"]
-    if kind in ("FIXPNT", "FIXDIR") and obstacles and len(obstacles) == len(bodies):
-        # Solfec-1.0 decks fix obstacles this way; an obstacle is fixed already (or moves with
-        # its initial velocity): the constraint is kept without a row
+    guiding = kind in ("FIXPNT", "FIXDIR", "VELODIR") and obstacles and \
+        len(obstacles) == len(bodies)
+    if guiding and solfec._analysis == "QUASI_STATIC":
+        if kind == "VELODIR":
+            raise ValueError(f"{routine}: body {obstacles[0].id} is an OBSTACLE, which a "
+                             f"constraint moves in DYNAMIC analysis only (this SOLFEC is "
+                             f"QUASI_STATIC); use a RIGID body for a prescribed motion")
+        # Solfec-1.0 decks fix obstacles this way; a QUASI_STATIC obstacle stays: no row
         warnings.warn(f"{routine}: body {obstacles[0].id} is an OBSTACLE; the constraint has "
-                      f"no effect (obstacles move only with their initial velocity)",
+                      f"no effect in QUASI_STATIC analysis (obstacles stay where they are)",
                       stacklevel=3)
-    elif obstacles and kind != "RIGLNK":
-        raise ValueError(f"{routine}: an OBSTACLE cannot be constrained; obstacles move only "
-                         f"with their initial velocity")
+    elif obstacles and not guiding and kind != "RIGLNK":
+        raise ValueError(f"{routine}: an OBSTACLE cannot be constrained by {routine} "
+                         f"together with other bodies; an obstacle is moved only by its own "
+                         f"SET_VELOCITY, SET_DISPLACEMENT, SET_ACCELERATION, FIX_POINT or "
+                         f"FIX_DIRECTION (DYNAMIC analysis)")
+    # (DYNAMIC: constraints of obstacles alone guide them as rigid bodies that contacts and
+    # loads do not push, as in Solfec-1.0)
     cid = solfec._domain.add_constraint(kind, body1._id if body1 else -1,
                                         body2._id if body2 else -1, p1, p2, direction, value,
                                         strength)

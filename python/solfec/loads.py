@@ -22,6 +22,11 @@ def GRAVITY(solfec, vector):
     s = A.sequence(vector, r, "vector")
     if len(s) != 3:
         raise ValueError(f"GRAVITY: argument 'vector' must have 3 components, got {len(s)}")
+    for i, x in enumerate(s):
+        if isinstance(x, TIME_SERIES):
+            for v in x._ts.values:
+                A.in_range(v, r, f"vector[{i}] (a TIME_SERIES value)", -A.GRAVITY_MAX,
+                           A.GRAVITY_MAX, "m/s^2")
     solfec._domain.set_gravity(*[x._ts if isinstance(x, TIME_SERIES) else
                                  A.in_range(x, r, f"vector[{i}]", -A.GRAVITY_MAX, A.GRAVITY_MAX,
                                             "m/s^2") for i, x in enumerate(s)])
@@ -40,11 +45,15 @@ def FORCE(body, kind, point, direction, value, data=None):
     if body.kind == "OBSTACLE":
         raise ValueError("FORCE: an OBSTACLE takes no loads (argument 'body')")
     conv = _kind(kind, r)
-    p = A.vec3(point, r, "point")
-    d = A.direction(direction, r, "direction")
     callback = None
     val = 0.0
-    if callable(value) and not isinstance(value, TIME_SERIES):
+    is_callback = callable(value) and not isinstance(value, TIME_SERIES)
+    if is_callback:  # Solfec-1.0: point and direction are neither checked nor used
+        p, d = (0.0, 0.0, 0.0), (0.0, 0.0, 1.0)
+    else:
+        p = A.vec3(point, r, "point")
+        d = A.direction(direction, r, "direction")
+    if is_callback:
         fn = value
         args = () if data is None else (data if isinstance(data, tuple) else (data,))
         size = 9 if body.kind == "RIGID" else len(body.velo)

@@ -68,9 +68,10 @@ def PIPE(pnt, dir, rin, thi, ndir=None, nrad=None, nthi=None, volid=None,
         raise TypeError(f"{r}: argument 'surids' must be a list of 4 surface ids [bottom, top, "
                         f"inner, outer], got {type(surids).__name__}")
     sids = A.integers_list(surids, r, "surids")
-    if len(sids) != 4:
+    if len(sids) < 4:  # Solfec-1.0 uses the first 4 of a longer list
         raise ValueError(f"{r}: argument 'surids' must list 4 surface ids [bottom, top, inner, "
                          f"outer], got {len(sids)}")
+    sids = sids[:4]
     length = math.sqrt(d[0] * d[0] + d[1] * d[1] + d[2] * d[2])
     n = (d[0] / length, d[1] / length, d[2] / length)
     a, b = _frame(n)

@@ -498,6 +498,26 @@ class TIME_SERIES:
 _FORMS = ("TL", "BC", "BC-RO", "BC_RO", "BC-MODAL", "BC_MODAL", "FFR")
 
 
+def _check_conf(kind, q):
+    """BODY.conf values that would make the body silently wrong: positions out of the
+    coordinate range; RIGID/OBSTACLE: a rotation that is not one (|L^T L - I| > 1e-6 or
+    det L < 0: the body would be sheared, its inertia wrong); PSEUDO_RIGID: det F <= 0."""
+    import numpy as np
+    r = "BODY.conf"
+    if kind in ("RIGID", "OBSTACLE", "PSEUDO_RIGID") and len(q) == 12:
+        A.coordinates(q[9:12], r, "conf[9:12]")
+        M = np.asarray(q[:9], dtype=float).reshape(3, 3, order="F")
+        if kind == "PSEUDO_RIGID":
+            if np.linalg.det(M) <= 0:
+                raise ValueError(f"{r}: the deformation gradient conf[0:9] has det F = "
+                                 f"{np.linalg.det(M):g} <= 0 (an inverted body)")
+        elif np.abs(M.T @ M - np.eye(3)).max() > 1e-6 or np.linalg.det(M) < 0:
+            raise ValueError(f"{r}: conf[0:9] of a {kind} body must be a rotation (orthonormal, "
+                             f"det +1; column-wise), got {[float(x) for x in q[:9]]}")
+    elif kind == "FINITE_ELEMENT":
+        A.coordinates(q, r, "conf")
+
+
 class BODY(_KnownMembers):
     """BODY(solfec, kind, shape, material | label, form, mesh, base): a body of kind 'RIGID',
     'PSEUDO_RIGID', 'FINITE_ELEMENT' or 'OBSTACLE'; the shape (object or list) is emptied.
@@ -534,7 +554,8 @@ class BODY(_KnownMembers):
                                      "'mesh' only")
         else:
             # Solfec-1.0 ignores 'form' and 'mesh' for other kinds (a deck may pass them to
-            # every BODY); a reduced base has no meaning for them
+            # every BODY; a misspelt form is still reported); a reduced base has no meaning
+            A.choice(form, r, "form", _FORMS)
             form, mesh = "TL", None
             if base is not None:
                 raise ValueError(f"BODY: argument 'base' applies to FINITE_ELEMENT bodies only, "
@@ -600,7 +621,9 @@ class BODY(_KnownMembers):
 
     @conf.setter
     def conf(self, v):
-        self._d.set_body_conf(self._id, A.numbers_list(v, "BODY.conf", "conf"))
+        q = A.numbers_list(v, "BODY.conf", "conf")
+        _check_conf(self.kind, q)
+        self._d.set_body_conf(self._id, q)
 
     @property
     def velo(self):

@@ -2,6 +2,8 @@
 CONVEX, HULL, SPHERE, MESH, HEX, ROUGH_HEX, MESH_READ, BEND, COPY, TRANSLATE, ROTATE, SCALE,
 SPLIT, MASS_CENTER, and Solfec-1.0's OVERLAPPING and MESH2CONVEX."""
 
+import math
+
 from . import _args as A
 from . import _state
 from . import mesh_integration as _mesh_integration
@@ -56,6 +58,7 @@ class CONVEX(_ShapeObject):
         vid = A.integer(volid, r, "volid")
         s = _Shape()
         s.add_convex(v, f, vid)
+        _check_closed(v, f, r)
         if convex is not None:
             A.instance(convex, CONVEX, r, "convex")
             s.append(convex._take(r, "convex"))
@@ -71,6 +74,30 @@ class CONVEX(_ShapeObject):
         if not 0 <= n < len(verts):
             raise IndexError(f"CONVEX.vertex: index {n} out of range [0, {len(verts)})")
         return verts[n]
+
+
+def _check_closed(vertices, faces, routine):
+    """A CONVEX's faces must close its surface: every edge a -> b of a face (counter-clockwise
+    from outside) is walked b -> a by exactly one other face (vertices at the same position
+    count as one). An open surface (a missing face) would give a wrong volume, mass and
+    inertia without any other sign."""
+    first = {}
+    same = [first.setdefault(tuple(vertices[3 * k:3 * k + 3]), k)
+            for k in range(len(vertices) // 3)]
+    edges, i = {}, 0
+    while i < len(faces):
+        n = faces[i]
+        ids = [same[k] for k in faces[i + 1:i + 1 + n]]
+        for a, b in zip(ids, ids[1:] + ids[:1]):
+            if a != b:
+                edges[(a, b)] = edges.get((a, b), 0) + 1
+        i += n + 2
+    for (a, b), k in edges.items():
+        if k != 1 or edges.get((b, a), 0) != 1:
+            what = ("is used twice in the same direction" if k != 1 else
+                    "borders only one face: the surface is open (a face is missing?)")
+            raise ValueError(f"{routine}: edge ({a}, {b}) {what} (argument 'faces'); the faces "
+                             f"must close the convex, each edge shared by two faces")
 
 
 def HULL(points, volid, surfid, convex=None):
@@ -133,6 +160,19 @@ def _warn_coincident_nodes(coords, routine):
                   f"connected", stacklevel=3)
 
 
+def _highest_node(elements):
+    """The highest node index of MESH element records [k, n1..nk, volid, ...] (None when they
+    are malformed: MESH's own checks then report it)."""
+    top, pos = -1, 0
+    while pos < len(elements):
+        k = elements[pos]
+        if k not in (4, 5, 6, 8) or pos + k + 2 > len(elements):
+            return None
+        top = max(top, *elements[pos + 1:pos + 1 + k])
+        pos += k + 2
+    return top if top >= 0 else None
+
+
 class MESH(_ShapeObject):
     """MESH(nodes, elements, surfids): a volume mesh of tetrahedra (4 nodes), pyramids (5),
     wedges (6) and hexahedra (8). elements [k, n1..nk, volid, ...]; surfids gid or
@@ -148,6 +188,9 @@ class MESH(_ShapeObject):
             raise TypeError(f"MESH: argument 'surfids' must be an integer or a list, got "
                             f"{type(surfids).__name__}")
         sids = [surfids] if isinstance(surfids, int) else A.integers_list(surfids, r, "surfids")
+        used = _highest_node(e)
+        if used is not None and 3 * (used + 1) < len(n):
+            n = n[:3 * (used + 1)]  # Solfec-1.0: trailing nodes no element uses are dropped
         s = _Shape()
         s.add_mesh(n, e, sids)
         self._shape = s
@@ -325,15 +368,24 @@ class _BodyMesh(MESH):
 
 @A.keyword_aliases("HEX", surids="surfids")
 def HEX(nodes, i, j, k, volid, surfids, dx=None, dy=None, dz=None):
-    """HEX(nodes, i, j, k, volid, surfids | dx, dy, dz): hexahedral MESH spanned on 8 corners."""
+    """HEX(nodes, i, j, k, volid, surfids | dx, dy, dz): hexahedral MESH spanned on 8 corners.
+    As Solfec-1.0 (msh.c), corners 4-7 listed below 0-3 (a left-handed order) are swapped
+    with them, and a list of more than 6 surface ids uses the first 6."""
     r = "HEX"
     n = A.numbers_list(nodes, r, "nodes", 3, 24)
     if len(n) != 24:
         raise ValueError(f"HEX: argument 'nodes' must hold 8 points (24 numbers), got {len(n)}")
+    p = [n[3 * a:3 * a + 3] for a in range(8)]
+    vx, vy, vz = ([u - w for u, w in zip(p[a], p[b])] for a, b in ((1, 0), (2, 1), (4, 0)))
+    cross = (vx[1] * vy[2] - vx[2] * vy[1], vx[2] * vy[0] - vx[0] * vy[2],
+             vx[0] * vy[1] - vx[1] * vy[0])
+    if sum(c * z for c, z in zip(cross, vz)) < 0:  # upper and lower corners swapped
+        n = n[12:] + n[:12]
     ijk = _subdivisions(r, i, j, k)
     sids = A.integers_list(surfids, r, "surfids")
-    if len(sids) != 6:
+    if len(sids) < 6:
         raise ValueError(f"HEX: argument 'surfids' must list 6 surface ids, got {len(sids)}")
+    sids = sids[:6]
     grading = _grading(r, ijk, dx, dy, dz)
     s = _solfec.hex(n, ijk[0], ijk[1], ijk[2], A.integer(volid, r, "volid"), sids, *grading)
     return MESH._wrap(s)
@@ -443,12 +495,29 @@ def COPY(shape):
     return cls._wrap(obj._get("COPY").copy())
 
 
+def _check_moved_bounds(objs, routine, corners):
+    """Refuses a transform that would move a shape out of the valid coordinate range
+    (A.COORD_MAX): `corners(lo, hi)` gives the transformed bounding-box corners."""
+    for o in objs:
+        b = o._get(routine).bounds()
+        for c in corners(b[:3], b[3:]):
+            for x in c:
+                if not abs(x) <= A.COORD_MAX:
+                    raise ValueError(f"{routine}: the shape would reach the coordinate {x:g}, "
+                                     f"out of the valid range [-{A.COORD_MAX:g}, "
+                                     f"{A.COORD_MAX:g}] m; nothing was changed")
+
+
 def TRANSLATE(shape, vector):
     """TRANSLATE(shape | point, vector): translates in place (a point tuple gives a new tuple)."""
     v = A.vec3(vector, "TRANSLATE", "vector")
     if _is_point(shape):
         return tuple(a + b for a, b in zip(shape, v))
-    for o in _objects(shape, "TRANSLATE"):
+    objs = _objects(shape, "TRANSLATE")
+    _check_moved_bounds(objs, "TRANSLATE",
+                        lambda lo, hi: [[a + d for a, d in zip(lo, v)],
+                                        [a + d for a, d in zip(hi, v)]])
+    for o in objs:
         o._get("TRANSLATE").translate(v)
     return shape
 
@@ -458,7 +527,9 @@ def ROTATE(shape, point, vector, angle):
     r = "ROTATE"
     p = A.vec3(point, r, "point")
     ax = A.direction(vector, r, "vector")
-    ang = A.number(angle, r, "angle")
+    # reduced exactly (fmod) to (-360, 360): sin and cos of a huge angle in radians are
+    # meaningless (ROTATE by 1e300 degrees gave NaN coordinates)
+    ang = math.fmod(A.number(angle, r, "angle"), 360.0)
     if _is_point(shape):
         tmp = _Shape()
         tmp.add_sphere(A.vec3(shape, r, "shape"), 1.0, 0, 0)
@@ -476,7 +547,10 @@ def SCALE(shape, coefs):
         return tuple(a * b for a, b in zip(shape, c))
     if any(x == 0 for x in c):
         raise ValueError("SCALE: argument 'coefs' has a zero factor; a shape cannot be flattened")
-    for o in _objects(shape, "SCALE"):
+    objs = _objects(shape, "SCALE")
+    _check_moved_bounds(objs, "SCALE", lambda lo, hi: [[a * k for a, k in zip(lo, c)],
+                                                       [a * k for a, k in zip(hi, c)]])
+    for o in objs:
         o._get("SCALE").scale(c)
     return shape
 

@@ -83,7 +83,7 @@ void RigidBody::ComputeH(const Vec3& X, const Mat3& base, HOperator& H) const {
 }
 
 void RigidBody::ApplyInverseInertia(Eigen::Ref<MatX> G) const {
-  if (is_obstacle()) {
+  if (is_obstacle() && !guided_) {
     G.setZero();  // infinite inertia
     return;
   }

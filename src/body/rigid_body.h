@@ -38,6 +38,13 @@ class RigidBody : public Body {
 
   int num_dofs() const override { return kNumDofs; }
   bool is_obstacle() const { return kind_ == BodyKind::kObstacle; }
+  // An OBSTACLE guided by its own constraints in this step (SET_VELOCITY, SET_DISPLACEMENT,
+  // SET_ACCELERATION, FIX_POINT, FIX_DIRECTION; Solfec-1.0 integrates obstacles as rigid
+  // bodies that contacts and loads do not push): ApplyInverseInertia uses its rigid inertia
+  // (for those constraints' rows, Domain::GuideObstacles) and EndStep takes u_free, the
+  // velocity they gave it.
+  bool guided() const { return guided_; }
+  void set_guided(bool g) { guided_ = g; }
 
   // --- state views
   Mat3 rotation() const { return Eigen::Map<const Mat3>(q_.data()); }
@@ -52,6 +59,10 @@ class RigidBody : public Body {
   // Solfec-1.0's disable_rotation: infinite rotational inertia (J^-1 = 0), so the body keeps
   // its rotation and only translates; Omega is set to 0 (also by SetInitialVelocity).
   void DisableRotation(bool disabled);
+ private:
+  bool guided_ = false;
+
+ public:
   bool rotation_disabled() const { return rotation_disabled_; }
   StepState& step_state() { return step_; }
 

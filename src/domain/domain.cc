@@ -8,8 +8,10 @@
 
 #include "base/errors.h"
 #include "base/math.h"
+#include "body/rigid_body.h"
 #include "domain/springs.h"
 #include "integration/integrator.h"
+#include "solvers/gauss_seidel_solver.h"
 
 namespace solfec::domain {
 
@@ -120,7 +122,78 @@ void Domain::AddCallback(double interval, std::function<bool()> fn) {
   callbacks_.push_back({interval, time_ + interval, std::move(fn)});
 }
 
+void Domain::LimitStepToCritical(bool all) {
+  if (analysis_ != Analysis::kDynamic) return;
+  double lowest = step_;
+  const Body* which = nullptr;
+  for (auto& b : bodies_) {
+    if (!all && !Active(*b)) continue;
+    const double hc = 0.5 * integration::CriticalStep(*b);  // Solfec-1.0's 0.5 factor
+    if (hc < lowest) {
+      lowest = hc;
+      which = b.get();
+    }
+  }
+  if (!which) return;
+  if (!step_warned_) {
+    step_warned_ = true;
+    std::fprintf(stderr,
+                 "WARNING: RUN: time step lowered from %g to %g s, half the critical step of "
+                 "%s body %lld%s (scheme 'DEF_EXP'), as Solfec-1.0 does; SOLFEC.step shows the "
+                 "step used (scheme 'DEF_LIM' keeps the step)\n",
+                 step_, lowest, body::KindName(which->kind()), static_cast<long long>(which->id()),
+                 which->label().empty() ? "" : (" ('" + which->label() + "')").c_str());
+  }
+  step_ = lowest;
+}
+
+bool Domain::GuidesObstacles(const Constraint& c) {
+  if (c.kind != ConstraintKind::kFixPoint && c.kind != ConstraintKind::kFixDirection &&
+      c.kind != ConstraintKind::kVeloDir)
+    return false;
+  const auto obstacle = [](const body::Body* b) {
+    return !b || b->kind() == body::BodyKind::kObstacle;
+  };
+  return (c.body1 || c.body2) && obstacle(c.body1) && obstacle(c.body2);
+}
+
+void Domain::GuideObstacles(double t, double h) {
+  std::vector<Constraint*> rows;
+  std::vector<body::RigidBody*> guided;
+  for (auto& b : bodies_)
+    if (b->kind() == body::BodyKind::kObstacle) static_cast<body::RigidBody&>(*b).set_guided(false);
+  if (analysis_ != Analysis::kDynamic) return;
+  for (Constraint& c : constraints_) {
+    if (!GuidesObstacles(c)) continue;  // (every rank: obstacles are integrated everywhere)
+    rows.push_back(&c);
+    for (body::Body* b : {c.body1, c.body2}) {
+      if (!b) continue;
+      auto* r = static_cast<body::RigidBody*>(b);
+      if (!r->guided()) guided.push_back(r);
+      r->set_guided(true);
+    }
+  }
+  if (rows.empty()) return;
+  guide_dynamics_.Assemble(rows, t, h, guide_problem_, {false, false, true});
+  // Equality rows on a few rigid bodies: Gauss-Seidel to round-off.
+  solvers::GaussSeidelOptions o;
+  o.epsilon = 1e-13;
+  o.maxiter = 10000;
+  o.anderson = 0;
+  solvers::GaussSeidelSolver gs(o);
+  gs.Solve(guide_problem_);
+  for (body::RigidBody* r : guided) r->impulse().setZero(body::RigidBody::kNumDofs);
+  guide_dynamics_.Scatter(rows, h, guide_problem_);
+  for (body::RigidBody* r : guided) {
+    VecX du = r->impulse();
+    r->ApplyInverseInertia(du);
+    r->u_free() += du;
+    r->impulse().setZero(body::RigidBody::kNumDofs);
+  }
+}
+
 void Domain::Step(solvers::ConstraintSolver& solver) {
+  if (!decomposition_) LimitStepToCritical(false);  // the configuration may lower it
   const double h = step_, t = time_;
   Timer timer;
   constraint_index_valid_ = false;
@@ -170,19 +243,13 @@ void Domain::Step(solvers::ConstraintSolver& solver) {
 
   // W = h H A^-1 H^T, B = H u_free                                     (local_dynamics)
   timer.Start();
+  GuideObstacles(t, h);  // DYNAMIC: obstacles moved by their constraints, before the rest
   std::vector<Constraint*> rows;
   rows.reserve(constraints_.size());
-  // FIX_POINT / FIX_DIRECTION on obstacles only (Solfec-1.0 decks fix obstacles that way):
-  // no row, an obstacle has no degrees of freedom to constrain.
-  const auto obstacle = [](const body::Body* b) {
-    return !b || b->kind() == body::BodyKind::kObstacle;
-  };
-  for (Constraint& c : constraints_) {
-    const bool vacuous =
-        (c.kind == ConstraintKind::kFixPoint || c.kind == ConstraintKind::kFixDirection) &&
-        obstacle(c.body1) && obstacle(c.body2);
-    if (Home(c) && !vacuous) rows.push_back(&c);
-  }
+  // The obstacles' own constraints are solved (DYNAMIC) or vacuous (QUASI_STATIC: only
+  // FIX_POINT / FIX_DIRECTION, which Solfec-1.0 decks put on obstacles, are accepted there).
+  for (Constraint& c : constraints_)
+    if (Home(c) && !GuidesObstacles(c)) rows.push_back(&c);
   local_dynamics_.Assemble(rows, t, h, problem_, {solver.matrix_free(), qs});
   problem_rows_.resize(rows.size());
   for (size_t i = 0; i < rows.size(); ++i) {
@@ -252,10 +319,12 @@ void Domain::Step(solvers::ConstraintSolver& solver) {
 }
 
 bool Domain::Run(solvers::ConstraintSolver& solver, double duration) {
+  LimitStepToCritical(true);  // explicit bodies: the step Solfec-1.0 would take
   const long steps = std::max(0L, std::lround(duration / step_));
   run_end_time_ = time_ + steps * step_;
   bool warned = false;  // one stderr warning per RUN about an unconverged solve
-  for (long s = 0; s < steps; ++s) {
+  // (while, not a count: Step may lower the step; the same count when it stays)
+  while (time_ + 0.5 * step_ < run_end_time_) {
     Step(solver);
     if (!solver_stats_.converged && !warned) {
       warned = true;

@@ -145,8 +145,7 @@ double CriticalStep(const body::Body& b) {
     return exp ? PseudoRigidCriticalStep(*p) : kNone;
   }
   if (auto* f = dynamic_cast<const body::FeBody*>(&b))
-    return f->scheme == Scheme::kDefExp || f->scheme == Scheme::kDefault ? FeCriticalStep(*f)
-                                                                          : kNone;
+    return f->scheme == Scheme::kDefExp ? FeCriticalStep(*f) : kNone;
   return kNone;
 }
 
@@ -218,7 +217,12 @@ void EndStep(body::Body& b, double t, double h, Mode mode) {
   RigidBody& r = AsRigid(b);
   RigidBody::StepState& s = r.step_state();
   if (r.is_obstacle()) {
-    // Velocity unaffected by loads and impulses: finish the motion with u(t).
+    // Velocity unaffected by loads and contact impulses: finish the motion with u(t), or
+    // with the velocity the obstacle's own constraints gave it (Domain::GuideObstacles).
+    if (r.guided()) {
+      r.set_angular_velocity(r.u_free().head<3>());
+      r.set_linear_velocity(r.u_free().tail<3>());
+    }
     HalfStep(r, r.angular_velocity(), r.linear_velocity(), h);
     r.UpdateShape();
     return;

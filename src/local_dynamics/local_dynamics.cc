@@ -260,7 +260,7 @@ void LocalDynamics::Assemble(const std::vector<Constraint*>& cons, double t, dou
     for (int k = 0; k < num_entries_[i]; ++k) {
       Entry& e = entries_[i][k];
       e.body_index = -1;
-      if (e.body->kind() == body::BodyKind::kObstacle) continue;
+      if (e.body->kind() == body::BodyKind::kObstacle && !options.obstacles) continue;
       auto [it, inserted] = index.try_emplace(e.body, num_bodies);
       if (inserted) bodies_.push_back(e.body);
       if (inserted && ++num_bodies > static_cast<int>(rows_of_body_.size()))

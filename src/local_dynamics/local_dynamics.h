@@ -27,6 +27,9 @@ class LocalDynamics {
   struct Options {
     bool matrix_free = false;
     bool quasi_static = false;
+    // OBSTACLE entries count like other bodies' (their constraints guiding them; the
+    // obstacle's ApplyInverseInertia then uses its rigid inertia, see RigidBody::guided).
+    bool obstacles = false;
   };
   void Assemble(const std::vector<contact::Constraint*>& cons, double t, double h,
                 solvers::BlockProblem& problem, Options options);

@@ -124,16 +124,18 @@ def test_schemes_of_pseudo_rigid_bodies(outdir):
     assert len(b.conf) == 12 and len(b.velo) == 12
 
 
-def test_explicit_step_above_the_critical_step_is_refused(outdir):
+def test_explicit_step_above_the_critical_step_is_lowered_to_half_of_it(outdir, capfd):
     # Unit cube, E = 1e7, nu = 0.25: w_max^2 = 12 (3 lambda + 2 mu) / rho = 2.4e5,
-    # critical step 2 / w_max = 4.08e-3.
+    # critical step 2 / w_max = 4.08e-3; Solfec-1.0 (dom.c, bod.c) steps at half of it.
     sol, bulk = model(outdir, 5e-3)
     b = BODY(sol, "PSEUDO_RIGID", box(0, 0, 0, 1, 1, 1), bulk, label="cube")
-    with pytest.raises(ValueError, match=r"exceeds the critical step 0\.0040"):
-        RUN(sol, GAUSS_SEIDEL_SOLVER(1e-6, 10), 5e-3)
-    b.scheme = "DEF_LIM"
+    RUN(sol, GAUSS_SEIDEL_SOLVER(1e-6, 10), 5e-2)
+    assert sol.step == pytest.approx(1.0 / np.sqrt(2.4e5), rel=1e-9)
+    assert "time step lowered from 0.005 to 0.00204124 s" in capfd.readouterr().err
+    b.scheme = "DEF_LIM"  # no step limit: the step stays
+    sol.step = 5e-3
     RUN(sol, GAUSS_SEIDEL_SOLVER(1e-6, 10), 5e-3)
-    assert sol.time == pytest.approx(5e-3)
+    assert sol.step == 5e-3
 
 
 def test_stress_of_a_uniaxially_stretched_block_matches_kirchhoff_closed_form(outdir):

@@ -33,9 +33,11 @@ def test_gauss_seidel_sweeps_until_epsilon_and_meritval_both_hold(tmp_path):
     # the implicit step).
     sol, bodies = pushed_stack(str(tmp_path / "both"), n=3)
     gs = GAUSS_SEIDEL_SOLVER(1e-8, 5000)  # Solfec-1.0's defaults: merit test off
+    sweeps = 0
     for _ in range(30):
         RUN(sol, gs, 1e-3)
         assert gs.error == "OK" and gs.rerhist[-1] <= 1e-8
+        sweeps += gs.iters
     v = [np.array(b.velo[3:]) for b in bodies]  # RIGID velo = (Omega, v)
     assert v[2] == pytest.approx([0.35, 0, 0], abs=1e-7)
     assert np.abs(v[0]).max() < 1e-7 and np.abs(v[1]).max() < 1e-7
@@ -44,12 +46,16 @@ def test_gauss_seidel_sweeps_until_epsilon_and_meritval_both_hold(tmp_path):
     RUN(sol, loose, 1e-3)
     assert loose.error == "OK" and loose.merit <= 1e-16
     # 'EITHER' (the manual's Alg. 9.1 as printed, meritval 1e-3): the merit alone ends the
-    # sweeps after 1-2 of them, the lower boxes get spurious velocities of mm/s
+    # sweeps after a few (measured: 1-5 a step against 20-45), the lower boxes get spurious
+    # velocities of mm/s
     sol, bodies = pushed_stack(str(tmp_path / "either"), n=3)
     either = GAUSS_SEIDEL_SOLVER(1e-8, 5000, stopping="EITHER")
+    few = 0
     for _ in range(30):
         RUN(sol, either, 1e-3)
-        assert either.error == "OK" and either.merit <= 1e-3 and either.iters <= 3
+        assert either.error == "OK" and either.merit <= 1e-3
+        few += either.iters
+    assert few < 0.25 * sweeps
     assert np.abs(np.array(bodies[1].velo[3:])).max() > 1e-3
 
 
@@ -138,3 +144,197 @@ def test_body_mesh_of_other_kinds_is_the_mesh_shape_moving_with_the_body(outdir)
     np.testing.assert_allclose([body.mesh.node(i) for i in range(8)], expected, atol=1e-9)
     nodes, _, _ = body.mesh.get_data()
     np.testing.assert_allclose(np.reshape(nodes, (-1, 3)), expected, atol=1e-9)
+
+
+# ---------------------------------------------------------------- DEF_EXP above the critical step
+
+def test_def_exp_above_the_critical_step_lowers_the_step_to_half_the_critical_one(outdir, capfd):
+    # dom.c/bod.c: the step becomes 0.5 * 2 / omega_max of the explicit bodies (PSEUDO_RIGID
+    # default 'DEF_EXP'). Unit cube, density rho: the 9 dofs of F have the mass rho/12 I
+    # (Euler tensor), the stiffness at F = I the elasticity tensor, whose largest eigenvalue
+    # is the bulk mode's 3 lambda + 2 mu: omega_max^2 = 12 (3 lambda + 2 mu) / rho.
+    E, nu, rho = 1e9, 0.25, 1e3
+    lam, mu = E * nu / ((1 + nu) * (1 - 2 * nu)), E / (2 * (1 + nu))
+    critical = 0.5 * 2.0 / np.sqrt(12 * (3 * lam + 2 * mu) / rho)  # 2.0412e-4 s
+    sol = SOLFEC("DYNAMIC", 10 * critical, outdir)
+    sol.verbose = "OFF"
+    mat = BULK_MATERIAL(sol, young=E, poisson=nu, density=rho)
+    cube = BODY(sol, "PSEUDO_RIGID", box(0, 0, 0, 1, 1, 1), mat, label="cube")
+    assert cube.scheme == "DEFAULT"
+    INITIAL_VELOCITY(cube, (1, 0, 0), (0, 0, 0))
+    RUN(sol, GAUSS_SEIDEL_SOLVER(1e-8, 100), 100 * critical)
+    RUN(sol, GAUSS_SEIDEL_SOLVER(1e-8, 100), 100 * critical)
+    assert sol.step == pytest.approx(critical, rel=1e-9)
+    assert sol.time == pytest.approx(200 * critical, rel=1e-9)  # the durations asked for
+    err = capfd.readouterr().err
+    assert err.count("WARNING: RUN: time step lowered") == 1
+    assert "PSEUDO_RIGID body 0 ('cube')" in err
+    # the explicit motion at that step: a free translation stays exact, F stays I
+    assert cube.velo[9:] == pytest.approx((1, 0, 0), abs=1e-12)
+    assert cube.conf[9:] == pytest.approx((0.5 + 200 * critical, 0.5, 0.5), abs=1e-12)
+    assert cube.conf[:9] == pytest.approx((1, 0, 0, 0, 1, 0, 0, 0, 1), abs=1e-12)
+
+
+def test_def_lim_keeps_the_step(outdir):
+    sol = SOLFEC("DYNAMIC", 1e-3, outdir)
+    sol.verbose = "OFF"
+    mat = BULK_MATERIAL(sol, young=1e9, poisson=0.25, density=1e3)
+    cube = BODY(sol, "PSEUDO_RIGID", box(0, 0, 0, 1, 1, 1), mat)
+    cube.scheme = "DEF_LIM"
+    RUN(sol, GAUSS_SEIDEL_SOLVER(1e-8, 100), 0.01)
+    assert sol.step == 1e-3 and sol.time == pytest.approx(0.01)
+
+
+# ---------------------------------------------------------------- obstacles moved by constraints
+
+def platform_and_box(outdir, analysis="DYNAMIC", friction=0.5):
+    """A floor slab OBSTACLE (top at z = 0, centre (0, 0, -0.5)) with a unit box resting on
+    it, gravity 9.81."""
+    sol = SOLFEC(analysis, 1e-3, outdir)
+    sol.verbose = "OFF"
+    GRAVITY(sol, (0, 0, -9.81))
+    mat = BULK_MATERIAL(sol, young=1e9, poisson=0.25, density=1e3)
+    SURFACE_MATERIAL(sol, friction=friction, restitution=0.0)
+    floor = BODY(sol, "OBSTACLE", slab(), mat, label="floor")
+    b = BODY(sol, "RIGID", box(-0.5, -0.5, 0.0, 1, 1, 1), mat)
+    return sol, floor, b
+
+
+def test_obstacle_with_set_velocity_moves_and_carries_a_box_by_friction(outdir):
+    # bod.c integrates OBS like RIG without loads and contact forces: SET_VELOCITY at the
+    # floor's mass centre translates it at 0.5 m/s from the first step. The box on it is
+    # dragged by friction, accelerating at friction g = 4.905 m/s^2 until it moves with the
+    # floor (t = 0.5 / 4.905 = 0.102 s), and the floor does not feel the box. (The first
+    # half-step moves with the velocity before the step, 0, as for any body: the floor lags
+    # 0.5 h/2 behind 0.5 t.)
+    sol, floor, b = platform_and_box(outdir)
+    c = SET_VELOCITY(floor, (0, 0, -0.5), (1, 0, 0), 0.5)
+    gs = GAUSS_SEIDEL_SOLVER(1e-10, 1000)
+    RUN(sol, gs, 0.05)
+    assert DISPLACEMENT(floor, (0, 0, -0.5)) == pytest.approx((0.5 * 0.0495, 0, 0), abs=1e-12)
+    assert b.velo[3] == pytest.approx(0.5 * 9.81 * 0.05, rel=1e-6)  # still slipping
+    RUN(sol, gs, 0.15)
+    assert DISPLACEMENT(floor, (3, 2, 0)) == pytest.approx((0.5 * 0.1995, 0, 0), abs=1e-12)
+    assert b.velo[3:] == pytest.approx((0.5, 0, 0), abs=1e-8)  # moves with the floor
+    assert c.kind == "VELODIR"
+
+
+def test_obstacle_with_set_velocity_pushes_a_box(outdir):
+    # A wall OBSTACLE driven at 0.2 m/s along x meets a box on a frictionless floor: the box,
+    # hit inelastically (restitution 0), moves with the wall; the wall keeps its speed.
+    sol, floor, b = platform_and_box(outdir, friction=0.0)
+    wall = BODY(sol, "OBSTACLE", box(-1.0, -1, 0.01, 0.2, 2, 1), BULK_MATERIAL(sol),
+                label="wall")  # its face x = -0.8, 0.3 m from the box
+    SET_VELOCITY(wall, (-0.9, 0, 0.51), (1, 0, 0), 0.2)
+    gs = GAUSS_SEIDEL_SOLVER(1e-10, 1000)
+    RUN(sol, gs, 1.0)  # contact at t = 1.5 s
+    assert b.velo[3] == pytest.approx(0, abs=1e-9)
+    RUN(sol, gs, 1.0)
+    assert b.velo[3] == pytest.approx(0.2, rel=1e-6)
+    assert DISPLACEMENT(wall, (-0.9, 0, 0.51)) == pytest.approx((0.2 * 1.9995, 0, 0), abs=1e-9)
+    assert DISPLACEMENT(b, (0, 0, 0.5))[0] == pytest.approx(0.4 - 0.3, abs=2e-3)
+
+
+def test_obstacle_constraints_in_quasi_static_analysis(outdir):
+    sol, floor, b = platform_and_box(outdir, analysis="QUASI_STATIC")
+    with pytest.raises(ValueError, match="SET_VELOCITY: body 0 is an OBSTACLE, which a "
+                                         "constraint moves in DYNAMIC analysis only"):
+        SET_VELOCITY(floor, (0, 0, -0.5), (1, 0, 0), 0.5)
+    with pytest.warns(UserWarning, match="FIX_POINT: body 0 is an OBSTACLE; the constraint "
+                                         "has no effect in QUASI_STATIC"):
+        FIX_POINT(floor, (0, 0, 0))
+
+
+# ---------------------------------------------------------------- small items of lng.c / msh.c
+
+CORNERS = [0, 0, 0, 2, 0, 0, 2, 1, 0, 0, 1, 0, 0, 0, 3, 2, 0, 3, 2, 1, 3, 0, 1, 3]
+
+
+def mesh_signature(m):
+    nodes, elements, surfids = m.get_data()
+    return nodes, elements, sorted(tuple(f) for f in zip(*[iter(surfids[1:])] * 6)), surfids[0]
+
+
+def test_hex_with_upper_and_lower_corners_swapped_is_the_straight_hex(outdir):
+    # msh.c MESH_Hex: when (n1 - n0) x (n2 - n1) . (n4 - n0) < 0 the corner sets are swapped
+    swapped = CORNERS[12:] + CORNERS[:12]
+    straight = HEX(CORNERS, 2, 1, 3, 1, [1, 2, 3, 4, 5, 6])
+    flipped = HEX(swapped, 2, 1, 3, 1, [1, 2, 3, 4, 5, 6])
+    assert mesh_signature(flipped) == mesh_signature(straight)
+    points = flipped.volume_integration_points()
+    assert len(points) == 6 * 8
+    # positive volumes: the body made of it has the box's volume 2 x 1 x 3
+    sol = SOLFEC("DYNAMIC", 1e-3, outdir)
+    mat = BULK_MATERIAL(sol, young=1e6, poisson=0.25, density=1e3)
+    body = BODY(sol, "FINITE_ELEMENT", flipped, mat)
+    assert body.volume == pytest.approx(6.0, rel=1e-12)
+    for sid in range(1, 7):
+        assert sorted(body.mesh.nodes_on_surface(sid)) == \
+            sorted(straight.nodes_on_surface(sid))
+
+
+def test_hex_and_pipe_take_longer_surface_id_lists():
+    # lng.c reads the first 6 (HEX) and 4 (PIPE) items of a longer list
+    assert mesh_signature(HEX(CORNERS, 1, 1, 1, 1, [1, 2, 3, 4, 5, 6, 7, 8])) == \
+        mesh_signature(HEX(CORNERS, 1, 1, 1, 1, [1, 2, 3, 4, 5, 6]))
+    long = PIPE((0, 0, 0), (0, 0, 1), 0.5, 0.1, 2, 8, 1, 1, [1, 2, 3, 4, 5, 6])
+    short = PIPE((0, 0, 0), (0, 0, 1), 0.5, 0.1, 2, 8, 1, 1, [1, 2, 3, 4])
+    assert mesh_signature(long) == mesh_signature(short)
+    with pytest.raises(ValueError, match="HEX: argument 'surfids' must list 6 surface ids"):
+        HEX(CORNERS, 1, 1, 1, 1, [1, 2, 3, 4, 5])
+
+
+def test_mesh_and_form_are_ignored_by_kinds_other_than_finite_element(outdir):
+    sol = SOLFEC("DYNAMIC", 1e-3, outdir)
+    mat = BULK_MATERIAL(sol, young=1e6, poisson=0.25, density=1e3)
+    b = BODY(sol, "RIGID", box(0, 0, 0, 1, 1, 1), mat, form="BC", mesh=HEX(CORNERS, 1, 1, 1,
+                                                                             1, [1] * 6))
+    assert b.kind == "RIGID" and b.volume == pytest.approx(1.0) and b.mesh is None
+    p = BODY(sol, "PSEUDO_RIGID", box(3, 0, 0, 1, 1, 1), mat, form="BC-MODAL")
+    assert p.volume == pytest.approx(1.0)
+
+
+def test_2013_spellings_modal_and_form_ro(outdir):
+    # four corpus decks: BODY(..., form='RO', modal=(evals, evecs)) = form 'BC-MODAL', base=
+    sol = SOLFEC("DYNAMIC", 1e-3, outdir)
+    mat = BULK_MATERIAL(sol, young=1e6, poisson=0.25, density=1e3)
+    E = np.zeros((24, 3))  # the 3 translations, M-orthonormal (mass 6000 kg)
+    for a in range(8):
+        for d in range(3):
+            E[3 * a + d, d] = 1.0 / np.sqrt(6000.0)
+    base = (np.zeros(3), E)
+    old = BODY(sol, "FINITE_ELEMENT", HEX(CORNERS, 1, 1, 1, 1, [1] * 6), mat, form="RO",
+               modal=base)
+    new = BODY(sol, "FINITE_ELEMENT", HEX(CORNERS, 1, 1, 1, 1, [1] * 6), mat, form="BC-MODAL",
+               base=base)
+    assert len(old.conf) == len(new.conf) == 9 + 3  # Lambda and 3 reduced coordinates
+    with pytest.raises(TypeError, match="'base' given twice"):
+        BODY(sol, "FINITE_ELEMENT", HEX(CORNERS, 1, 1, 1, 1, [1] * 6), mat, form="RO",
+             modal=base, base=base)
+
+
+def test_mesh_drops_trailing_nodes_no_element_uses(outdir):
+    # msh.c: the node count is the range of indices the elements use (a deck may pass the
+    # whole node table of a file holding several meshes)
+    nodes = [0, 0, 0, 1, 0, 0, 0, 1, 0, 0, 0, 1, 5, 5, 5, 6, 6, 6]
+    m = MESH(nodes, [4, 0, 1, 2, 3, 1], 1)
+    assert m.nnod == 4 and m.node(3) == (0, 0, 1)
+    inner = MESH([0, 0, 0, 5, 5, 5, 1, 0, 0, 0, 1, 0, 0, 0, 1], [4, 0, 2, 3, 4, 1], 1)
+    assert inner.nnod == 5  # an unused node inside that range stays, and a body refuses it
+    sol = SOLFEC("DYNAMIC", 1e-3, outdir)
+    mat = BULK_MATERIAL(sol, young=1e6, poisson=0.25, density=1e3)
+    with pytest.raises(ValueError, match="belongs to no element"):
+        BODY(sol, "FINITE_ELEMENT", inner, mat)
+
+
+def test_force_callback_ignores_point_and_direction(outdir):
+    # lng.c FORCE: with a callable value, point and direction are not read. A rigid box in
+    # space pushed by a constant 1000 N along x returned by the callback (its mass 1000 kg):
+    # it accelerates at 1 m/s^2 whatever point and direction say.
+    sol = SOLFEC("DYNAMIC", 1e-3, outdir)
+    sol.verbose = "OFF"
+    mat = BULK_MATERIAL(sol, young=1e9, poisson=0.25, density=1e3)
+    b = BODY(sol, "RIGID", box(0, 0, 0, 1, 1, 1), mat)
+    FORCE(b, "SPATIAL", None, (0, 0, 0), lambda q, u, t, h: (1000, 0, 0, 0, 0, 0, 0, 0, 0))
+    RUN(sol, GAUSS_SEIDEL_SOLVER(1e-8, 100), 0.1)
+    assert b.velo[3:] == pytest.approx((0.1, 0, 0), rel=1e-9, abs=1e-12)
