@@ -37,6 +37,8 @@ RADIUS_MIN, RADIUS_MAX = 1e-12, 1e12
 STEP_RANGE = (1e-12, 1e6)
 # Gravity components [m/s^2]: up to 1e7 g (beyond any centrifuge).
 GRAVITY_MAX = 1e8
+# INITIAL_VELOCITY components: 1e8 m/s (a third of the speed of light) and 1e8 rad/s.
+VELOCITY_MAX = 1e8
 
 
 def in_range(v, routine, arg, lo, hi, unit="", lo_open=False):

@@ -74,9 +74,11 @@ def _read(path):
                           "python3-meshio; or pip install meshio)") from None
     try:
         return meshio.read(path)
-    except Exception as exc:  # meshio raises many kinds (ReadError, ValueError, KeyError...)
-        raise ValueError(f"MESH_READ: cannot read '{path}' (argument 'path'): "
-                         f"{type(exc).__name__}: {exc}") from None
+    except (Exception, SystemExit) as exc:  # meshio raises many kinds (ReadError,
+        # ValueError, KeyError...) and exits (SystemExit) on a file of no format it knows
+        why = (f"{type(exc).__name__}: {exc}" if not isinstance(exc, SystemExit) else
+               "not a mesh file of a format meshio knows (gmsh .msh, Abaqus .inp, VTK, ...)")
+        raise ValueError(f"MESH_READ: cannot read '{path}' (argument 'path'): {why}") from None
 
 
 def mesh_lists(path, volid, surfid):

@@ -38,10 +38,18 @@ TimeSeries TimeSeries::FromFile(const std::string& path) {
     if (hash != std::string::npos) line.resize(hash);
     std::istringstream ss(line);
     double a, b;
-    if (!(ss >> a)) continue;  // blank line
+    std::string extra;
+    const auto where = [&] {
+      return "TIME_SERIES: file '" + path + "' line " + std::to_string(lineno);
+    };
+    if (line.find_first_not_of(" \t\r") == std::string::npos) continue;  // blank or comment
+    if (!(ss >> a))
+      throw InputError(where() + " is not 'time value' (argument 'points'): '" + line +
+                       "'; comments start with '#'");
     if (!(ss >> b))
-      throw InputError("TIME_SERIES: file '" + path + "' line " + std::to_string(lineno) +
-                       " has one column; expected 'time value'");
+      throw InputError(where() + " has one column; expected 'time value'");
+    if (ss >> extra)
+      throw InputError(where() + " has more than two columns; expected 'time value'");
     t.push_back(a);
     v.push_back(b);
   }

@@ -95,6 +95,25 @@ RANGE_CASES = {
                           lambda s: setattr(s, "step", 1e300)),
     "GRAVITY=1e300": ("GRAVITY", "vector[2]", "[-1e+08, 1e+08] m/s^2",
                       lambda s: GRAVITY(s, (0, 0, -1e300))),
+    "GRAVITY TIME_SERIES=1e300": ("GRAVITY", "vector[1] (a TIME_SERIES value)",
+                                  "[-1e+08, 1e+08] m/s^2",
+                                  lambda s: GRAVITY(s, (0, TIME_SERIES([0, 0, 1, 1e300]), 0))),
+    "INITIAL_VELOCITY=1e300": ("INITIAL_VELOCITY", "linear[0]", "[-1e+08, 1e+08] m/s",
+                               lambda s: INITIAL_VELOCITY(
+                                   BODY(s, "RIGID", box(0, 0, 0, 1, 1, 1), BULK_MATERIAL(s)),
+                                   (1e300, 0, 0), (0, 0, 0))),
+    "INITIAL_VELOCITY angular=1e300": ("INITIAL_VELOCITY", "angular[2]", "rad/s",
+                                       lambda s: INITIAL_VELOCITY(
+                                           BODY(s, "RIGID", box(0, 0, 0, 1, 1, 1),
+                                                BULK_MATERIAL(s)), (0, 0, 0), (0, 0, 1e300))),
+    "TRANSLATE by 1e300": ("TRANSLATE", "coordinate 1e+300", "[-1e+12, 1e+12] m",
+                           lambda s: TRANSLATE(box(0, 0, 0, 1, 1, 1), (1e300, 0, 0))),
+    "SCALE sphere by 1e200": ("SCALE", "coordinate", "[-1e+12, 1e+12] m",
+                              lambda s: SCALE(SPHERE((0, 0, 0), 1, 1, 1), (1e200, 1, 1))),
+    "BODY.conf position=1e300": ("BODY.conf", "conf[9:12][0]", "[-1e+12, 1e+12] m",
+                                 lambda s: setattr(BODY(s, "RIGID", box(0, 0, 0, 1, 1, 1),
+                                                        BULK_MATERIAL(s)), "conf",
+                                                   [1, 0, 0, 0, 1, 0, 0, 0, 1, 1e300, 0, 0])),
 }
 
 
@@ -186,7 +205,42 @@ OTHER_CASES = {
                          lambda s: RUN(s, GAUSS_SEIDEL_SOLVER(1e-6, 10), NAN)),
     "HEX float subdivisions": (TypeError, ("HEX", "'i'", "integer"),
                                lambda s: HEX(CUBE_V, 1.5, 1, 1, 1, [1] * 6)),
+    "CONVEX open (a face missing)": (ValueError, ("CONVEX", "borders only one face", "open"),
+                                     lambda s: CONVEX(CUBE_V, CUBE_F[:-6], 1)),
+    "MESH_READ not a mesh": (ValueError, ("MESH_READ", "cannot read", "not a mesh file"),
+                             lambda s: MESH_READ(_text_file(s, "g.msh", "garbage\n1 2 3\n"))),
+    "TIME_SERIES file header": (ValueError, ("TIME_SERIES", "line 1 is not 'time value'"),
+                                lambda s: TIME_SERIES(_text_file(s, "h.txt", "t v\n0 1\n"))),
+    "TIME_SERIES file 3 columns": (ValueError, ("TIME_SERIES", "line 2", "more than two"),
+                                   lambda s: TIME_SERIES(_text_file(s, "c.txt",
+                                                                    "# ok\n0 1 2\n"))),
+    "BODY.conf not a rotation": (ValueError, ("BODY.conf", "must be a rotation"),
+                                 lambda s: setattr(BODY(s, "RIGID", box(0, 0, 0, 1, 1, 1),
+                                                        BULK_MATERIAL(s)), "conf",
+                                                   [2, 0, 0, 0, 1, 0, 0, 0, 1, 0, 0, 0])),
+    "BODY.conf inverted F": (ValueError, ("BODY.conf", "det F"),
+                             lambda s: setattr(BODY(s, "PSEUDO_RIGID", box(0, 0, 0, 1, 1, 1),
+                                                    BULK_MATERIAL(s)), "conf",
+                                               [-1, 0, 0, 0, 1, 0, 0, 0, 1, 0, 0, 0])),
 }
+
+
+def _text_file(sol, name, text):
+    path = os.path.join(os.path.dirname(sol.outpath), name)
+    with open(path, "w") as f:
+        f.write(text)
+    return path
+
+
+def test_rotate_by_a_huge_angle_is_the_rotation_by_the_angle_modulo_360(sol):
+    """ROTATE(1e300 degrees) was NaN coordinates; fmod(1e300, 360) = 328 exactly: the same
+    vertices as ROTATE by 328 degrees (to round-off of the rotation)."""
+    a, b = box(0, 0, 0, 1, 1, 1), box(0, 0, 0, 1, 1, 1)
+    ROTATE(a, (0, 0, 0), (0, 0, 1), 1e300)
+    ROTATE(b, (0, 0, 0), (0, 0, 1), 1e300 % 360)
+    np.testing.assert_allclose(a._get().convex_vertices(), b._get().convex_vertices(),
+                               rtol=0, atol=1e-15)
+    assert BODY(sol, "RIGID", a, BULK_MATERIAL(sol)).volume == pytest.approx(1.0, rel=1e-12)
 
 
 @pytest.mark.parametrize("case", list(OTHER_CASES))
@@ -196,10 +250,12 @@ def test_malformed_values_types_files_and_meshes_are_named(sol, case):
 
 
 def test_mesh_with_coincident_nodes_warns_naming_them():
+    """Two tetrahedra on copies of the same corners (node 4 at node 1, node 5 within 1e-15 of
+    node 3): unconnected elements, which the warning names."""
     nodes = [0, 0, 0, 1, 0, 0, 0, 1, 0, 0, 0, 1, 1, 0, 0, 0, 0, 1 + 1e-15]
     with pytest.warns(UserWarning, match=r"MESH: 4 nodes share 2 positions.*nodes \[1, 4\].*"
                                          r"nodes \[3, 5\]"):
-        MESH(nodes, [4, 0, 1, 2, 3, 1], 1)
+        MESH(nodes, [4, 0, 1, 2, 3, 1, 4, 0, 4, 2, 5, 1], 1)
     with warnings.catch_warnings():
         warnings.simplefilter("error")  # distinct nodes: no warning
         MESH(nodes[:12], [4, 0, 1, 2, 3, 1], 1)
