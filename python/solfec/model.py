@@ -809,6 +809,11 @@ def DELETE(solfec, obj):
     r = "DELETE"
     A.instance(solfec, SOLFEC, r, "solfec")
     if isinstance(obj, BODY):
+        from . import run as _run
+        if (not solfec._domain.has_body(obj._id) and solfec.mode == "WRITE"
+                and _run._mpi is None):  # (solfec-mpi: a body may live on another rank)
+            raise ValueError(f"DELETE: body {obj._id} is not in this SOLFEC object (argument "
+                             f"'object'): it was deleted already or belongs to another one")
         solfec._domain.delete_body(obj._id)
         solfec._bodies.pop(obj._id, None)
     elif isinstance(obj, CONSTRAINT):
