@@ -137,6 +137,32 @@ def _tell_if_nothing_computed():
                       f"results were written ({paths})\n")
 
 
+def _read_source(path):
+    """The deck's text: UTF-8 (PEP 3120) or the encoding its first two lines declare (PEP 263,
+    as Solfec-1.0 decks may); None after one line on stderr if it is neither."""
+    import io
+    import tokenize
+    with open(path, "rb") as f:
+        data = f.read()
+    try:
+        try:
+            encoding, _ = tokenize.detect_encoding(io.BytesIO(data).readline)
+        except SyntaxError:
+            encoding = "utf-8"   # no valid cookie and not UTF-8 in the first lines: say where
+        return data.decode(encoding)
+    except UnicodeDecodeError as e:
+        line = data[:e.start].count(b"\n") + 1
+        what = f"byte 0x{data[e.start]:02x} on line {line} is not {e.encoding}"
+    except (SyntaxError, LookupError) as e:   # a cookie naming an unknown encoding
+        what = str(e.args[0] if e.args else e)
+    err = _error_output()
+    if err is not None:
+        err.write(f"{_program()}: cannot read the deck '{path}': {what}; save it as UTF-8, or "
+                  f"declare its encoding in its first two lines (e.g. '# -*- coding: latin-1 "
+                  f"-*-', PEP 263)\n")
+    return None
+
+
 def run_deck(path, args):
     """Executes the deck at `path` with the deck language as builtins; returns an exit code."""
     import solfec
@@ -148,8 +174,9 @@ def run_deck(path, args):
         return 2
     _state.options["deck"] = os.path.abspath(path)
     _state.options["argv"] = list(args)
-    with open(path, "r", encoding="utf-8") as f:
-        source = f.read()
+    source = _read_source(path)
+    if source is None:
+        return 1
     if _state.options.get("convert"):
         from . import py2deck
         return py2deck.print_converted(source, path)

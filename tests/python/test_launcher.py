@@ -144,3 +144,16 @@ def test_blas_threads_default_to_one_unless_the_user_sets_them(tmp_path):
     if threaded == default:
         pytest.skip("numpy's BLAS starts no threads here (not OpenBLAS)")
     assert default == 1 and threaded == 2   # the main thread only, then one BLAS worker more
+
+
+def test_a_deck_in_another_encoding_runs_if_declared_and_is_named_if_not(tmp_path):
+    (tmp_path / "declared.py").write_bytes(
+        b"# -*- coding: latin-1 -*-\nprint('caf\xe9', len('caf\xe9'))\n")
+    p = _run(tmp_path, ["declared.py"], env={"LANG": "C", "LC_ALL": "C"})
+    assert p.returncode == 0 and p.stdout == "caf\u00e9 4\n", p.stderr
+    (tmp_path / "latin.py").write_bytes(b"x = 1\n# caf\xe9\nprint('RAN')\n")
+    p = _run(tmp_path, ["latin.py"])
+    assert p.returncode == 1 and "RAN" not in p.stdout
+    assert p.stderr == ("solfec: cannot read the deck 'latin.py': byte 0xe9 on line 2 is not "
+                        "utf-8; save it as UTF-8, or declare its encoding in its first two "
+                        "lines (e.g. '# -*- coding: latin-1 -*-', PEP 263)\n")
