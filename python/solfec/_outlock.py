@@ -1,11 +1,11 @@
-"""One writer per output directory (docs/output.md, "One writer per directory").
+"""One writer per output directory (docs/cli.md, "One writer per output directory").
 
 A run that writes an output directory (WRITE mode, -w, -c) holds an exclusive flock(2) on
 DIR/.solfec.lock for as long as its SOLFEC object lives (in practice: until the process ends).
 The file names the holder (pid, host, start time, deck); the lock itself is the kernel's, so a
 run killed even by SIGKILL releases it and the stale file left behind blocks nobody. A second
 writer is refused before it touches the results; a READ-mode run of a directory being written
-is told so."""
+is told so (solfec/model.py)."""
 
 import errno
 import fcntl
@@ -24,26 +24,6 @@ def _holder_text(fd):
     except OSError:
         text = ""
     return text if text else "a process that has not yet written its pid"
-
-
-def holder(out):
-    """Description of the process writing `out` (pid, host, ...), or None if none holds the
-    lock. Does not create the lock file."""
-    path = os.path.join(out, LOCK_NAME)
-    try:
-        fd = os.open(path, os.O_RDONLY | os.O_CLOEXEC)
-    except OSError:
-        return None
-    try:
-        try:
-            fcntl.flock(fd, fcntl.LOCK_SH | fcntl.LOCK_NB)
-        except OSError as e:
-            if e.errno in (errno.EWOULDBLOCK, errno.EAGAIN, errno.EACCES):
-                return _holder_text(fd)
-            return None  # a file system without locks: nothing to tell
-        return None
-    finally:
-        os.close(fd)  # releases the shared lock taken above, if any
 
 
 class DirectoryLock:

@@ -1,4 +1,4 @@
-"""One writer per output directory (docs/output.md "One writer per directory"): a second run
+"""One writer per output directory (docs/cli.md "One writer per output directory"): a second run
 writing a directory being written is refused before it computes, naming the directory and the
 holder; the first run's file stays whole; a lock left by a killed run blocks nobody; two
 SOLFEC objects of one deck cannot share a directory; READ mode and decks without RUN say so.
