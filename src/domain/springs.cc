@@ -129,11 +129,11 @@ contact::Constraint MakeSpring(body::Body* body1, const Vec3& p1, body::Body* bo
                        "along the line of its points); pass 'direction' or drop 'update'");
     c.spring_update = SpringUpdate::kFollower;
     const double L = (x2 - x1).norm();
-    if (!(L > 0.0))
-      throw InputError(std::string(r) + "the two points coincide, so a follower spring has no "
-                       "axis (arguments 'point1', 'point2'); pass 'direction' or separate them");
+    // Coincident points (Solfec-1.0): rest length 0, axis (0, 0, 1) while they coincide,
+    // then along their separation (SpringAxis keeps the previous axis at zero length).
+    const Vec3 n = L > 0.0 ? Vec3((x2 - x1) / L) : Vec3(0.0, 0.0, 1.0);
     c.spring_length0 = L;
-    c.base = BaseFromNormal(body2 ? Vec3((x2 - x1) / L) : Vec3((x1 - x2) / L));
+    c.base = BaseFromNormal(body2 ? n : Vec3(-n));
   } else {
     const double dn = direction->norm();
     if (!(dn > 0.0) || !std::isfinite(dn))

@@ -338,3 +338,22 @@ def test_force_callback_ignores_point_and_direction(outdir):
     FORCE(b, "SPATIAL", None, (0, 0, 0), lambda q, u, t, h: (1000, 0, 0, 0, 0, 0, 0, 0, 0))
     RUN(sol, GAUSS_SEIDEL_SOLVER(1e-8, 100), 0.1)
     assert b.velo[3:] == pytest.approx((0.1, 0, 0), rel=1e-9, abs=1e-12)
+
+
+def test_put_spring_with_coincident_points_has_rest_length_zero(outdir):
+    # Solfec-1.0 (inp/devel/put_spring_mpi.py): a follower spring between coincident points
+    # has rest length 0 and the axis (0, 0, 1) until they separate. A unit box (1000 kg)
+    # hung by its centre on such a spring (k = 1e6 N/m, critical dashpot 2 sqrt(k m)) to the
+    # same fixed point sags under gravity 10 to rest at k s = m g: s = 1e-2 m, the spring
+    # then pointing down, along the separation.
+    sol = SOLFEC("DYNAMIC", 1e-3, outdir)
+    sol.verbose = "OFF"
+    GRAVITY(sol, (0, 0, -10))
+    mat = BULK_MATERIAL(sol, young=1e9, poisson=0.25, density=1e3)
+    b = BODY(sol, "RIGID", box(-0.5, -0.5, -0.5, 1, 1, 1), mat)
+    k, c = 1e6, 2 * np.sqrt(1e6 * 1e3)
+    s = PUT_SPRING(b, (0, 0, 0), None, (0, 0, 0), lambda s, v: -k * s - c * v)
+    assert abs(s.base[8]) == 1.0  # normal (base[2], base[5], base[8]) = +-(0, 0, 1)
+    RUN(sol, GAUSS_SEIDEL_SOLVER(1e-10, 100), 1.0)
+    assert b.conf[9:] == pytest.approx((0, 0, -1e-2), abs=1e-6)
+    assert b.velo[5] == pytest.approx(0, abs=1e-5)

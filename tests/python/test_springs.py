@@ -221,8 +221,6 @@ def test_put_spring_argument_errors(outdir):
         PUT_SPRING(b, (0, 0, 0), None, (1, 0, 0), f, update="CONV1")
     with pytest.raises(ValueError, match="unknown value 'CONV3'"):
         PUT_SPRING(b, (0, 0, 0), None, (1, 0, 0), f, direction=(1, 0, 0), update="CONV3")
-    with pytest.raises(ValueError, match="points coincide"):
-        PUT_SPRING(b, (0, 0, 0), None, (0, 0, 0), f)
     with pytest.raises(ValueError, match="None"):
         PUT_SPRING(None, (0, 0, 0), b, (1, 0, 0), f, direction=(1, 0, 0), update="CONV1")
     with pytest.raises(ValueError, match="same body"):
