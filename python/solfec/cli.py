@@ -133,8 +133,8 @@ def _tell_if_nothing_computed():
         if err is not None:
             sys.stdout.flush()
             paths = ", ".join(f"'{s.outpath}'" for s in writing)
-            err.write(f"{_program()}: the deck called no RUN: nothing was computed and no "
-                      f"results were written ({paths})\n")
+            err.write(f"{_program()}: the deck called no RUN: no time step was computed and "
+                      f"no results were written ({paths})\n")
 
 
 def _read_source(path):

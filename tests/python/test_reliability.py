@@ -161,8 +161,8 @@ def test_read_mode_and_a_deck_without_run_say_so_in_one_line(tmp_path):
                                        "BULK_MATERIAL(sol))\n")
     p = _solfec(tmp_path, "norun.py")
     assert p.returncode == 0
-    assert p.stderr == ("solfec: the deck called no RUN: nothing was computed and no results "
-                        "were written ('out/n')\n")
+    assert p.stderr == ("solfec: the deck called no RUN: no time step was computed and no "
+                        "results were written ('out/n')\n")
 
 
 def test_solfec_mpi_writer_is_refused_on_every_rank_without_hanging(tmp_path):
