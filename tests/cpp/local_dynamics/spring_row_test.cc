@@ -105,8 +105,11 @@ TEST(SpringRow, BadSpringsAreRejected) {
   using contact::SpringUpdate;
   EXPECT_THROW(domain::MakeSpring(nullptr, p, nullptr, p, Linear, std::nullopt,
                                   SpringUpdate::kFixed), InputError);
-  EXPECT_THROW(domain::MakeSpring(b.get(), p, nullptr, p, Linear, std::nullopt,
-                                  SpringUpdate::kFixed), InputError);  // no follower axis
+  // Coincident points (Solfec-1.0): rest length 0, axis (0, 0, 1) (flipped: one-body spring)
+  const contact::Constraint z =
+      domain::MakeSpring(b.get(), p, nullptr, p, Linear, std::nullopt, SpringUpdate::kFixed);
+  EXPECT_EQ(z.spring_length0, 0.0);
+  EXPECT_EQ(std::abs(z.base(2, 2)), 1.0);
   EXPECT_THROW(domain::MakeSpring(nullptr, p, b.get(), p, Linear, Vec3(1, 0, 0),
                                   SpringUpdate::kConvected1), InputError);  // body1 is None
   contact::Constraint c = domain::MakeSpring(
