@@ -10,7 +10,7 @@ import pytest
 VALIDATION = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))),
                           "validation")
 
-QUICK = ["lame_cylinder.py"]
+QUICK = ["lame_cylinder.py", "bar_tension_pressure.py"]
 
 
 @pytest.mark.parametrize("deck", QUICK)
