@@ -88,6 +88,10 @@ class GAUSS_SEIDEL_SOLVER(_IterationsHistory):
         r = f"GAUSS_SEIDEL_SOLVER"
         if kind == "pos":
             v = A.positive(value, r, name)
+            if name in ("epsilon", "diagepsilon") and v >= 1:  # relative accuracies
+                raise ValueError(f"{r}: argument '{name}' = {value!r} is out of its valid range "
+                                 f"(0, 1) (a relative accuracy: 1 or more stops after one "
+                                 f"sweep whatever the reactions)")
         elif kind == "int":
             v = A.integer(value, r, name)
             if v < 1:

@@ -218,6 +218,9 @@ OTHER_CASES = {
                                  lambda s: setattr(BODY(s, "RIGID", box(0, 0, 0, 1, 1, 1),
                                                         BULK_MATERIAL(s)), "conf",
                                                    [2, 0, 0, 0, 1, 0, 0, 0, 1, 0, 0, 0])),
+    "GAUSS_SEIDEL_SOLVER epsilon=1e300": (ValueError, ("GAUSS_SEIDEL_SOLVER", "'epsilon'",
+                                                      "(0, 1)"),
+                                          lambda s: GAUSS_SEIDEL_SOLVER(1e300, 10)),
     "DELETE twice": (ValueError, ("DELETE: body 0", "deleted already"),
                      lambda s: [DELETE(s, b) for b in
                                 [BODY(s, "RIGID", box(0, 0, 0, 1, 1, 1), BULK_MATERIAL(s))] * 2]),
