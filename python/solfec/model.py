@@ -328,7 +328,7 @@ def _check_free_space(path, need, routine):
     free = st.f_bavail * st.f_frsize
     if free < need:
         raise ValueError(f"{routine}: not enough disk space for the output in '{path}': "
-                         f"{free / 1e6:.1f} MB free, about {need / 1e6:.1f} MB needed; free "
+                         f"{free / 1e6:.1f} MB free, about {need / 1e6:.4g} MB needed; free "
                          f"space, choose another output directory or a longer OUTPUT interval")
 
 
