@@ -14,15 +14,11 @@ namespace solfec::body {
 
 namespace {
 
-// Convexes stay; meshes become convexes (one per element); spheres are refused.
-geometry::Shape PseudoRigidShape(geometry::Shape shape, const std::string& label) {
+// Convexes and spheres stay; meshes become convexes (one per element).
+geometry::Shape PseudoRigidShape(geometry::Shape shape, const std::string& /*label*/) {
   if (shape.empty())
-    throw InputError("BODY: shape is empty (argument 'shape'); pass a CONVEX or MESH");
-  if (!shape.spheres.empty())
-    throw InputError("BODY: a SPHERE cannot be PSEUDO_RIGID (argument 'shape'" +
-                     (label.empty() ? std::string() : ", body '" + label + "'") +
-                     "); a sphere does not stay a sphere under a homogeneous deformation: use "
-                     "CONVEX or MESH shapes, or make the body 'RIGID'");
+    throw InputError("BODY: shape is empty (argument 'shape'); pass a CONVEX, MESH or SPHERE");
+  // Spheres (Solfec-1.0): their centres follow F, their radii stay (MapShapeAffine).
   std::vector<geometry::Mesh> meshes = std::move(shape.meshes);
   shape.meshes.clear();
   for (const geometry::Mesh& m : meshes) {

@@ -104,10 +104,20 @@ def test_uniaxial_vibration_has_the_closed_form_frequency(outdir):
     assert period == pytest.approx(2 * math.pi / math.sqrt(12e3), rel=1e-4)
 
 
-def test_sphere_cannot_be_pseudo_rigid(outdir):
+def test_pseudo_rigid_sphere_lands_and_rests_on_the_floor(outdir):
+    # Solfec-1.0 takes SPHERE shapes on PSEUDO_RIGID bodies: the centre follows F, the radius
+    # stays. A ball (r = 0.5, 523.6 kg) dropped 1 mm onto a floor comes to rest (restitution
+    # 0, stiffness damping) with the floor carrying its weight.
     sol, bulk = model(outdir, 1e-3)
-    with pytest.raises(ValueError, match="a SPHERE cannot be PSEUDO_RIGID"):
-        BODY(sol, "PSEUDO_RIGID", SPHERE((0, 0, 0), 1.0, 1, 1), bulk)
+    GRAVITY(sol, (0, 0, -10))
+    BODY(sol, "OBSTACLE", slab(), bulk)
+    b = BODY(sol, "PSEUDO_RIGID", SPHERE((0, 0, 0.501), 0.5, 1, 1), bulk)
+    b.damping = 1e-3
+    assert b.mass == pytest.approx(RHO * 4 / 3 * math.pi * 0.125, rel=1e-12)
+    RUN(sol, GAUSS_SEIDEL_SOLVER(1e-10, 1000), 1.0)  # (measured: 1.7e-7 off at 1 s)
+    assert normal_reaction(b) == pytest.approx(b.mass * 10, rel=1e-5)
+    assert b.velo[9:] == pytest.approx((0, 0, 0), abs=1e-6)
+    assert b.conf[11] == pytest.approx(0.5, abs=1e-3)
 
 
 def test_schemes_of_pseudo_rigid_bodies(outdir):

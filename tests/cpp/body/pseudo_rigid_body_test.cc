@@ -191,16 +191,23 @@ TEST(PseudoRigidBody, InitialVelocityIsARigidMotionField) {
   EXPECT_LT((b->PointVelocity(X) - expect).norm(), 1e-12);
 }
 
-TEST(PseudoRigidBody, SphereIsRefusedWithAClearMessage) {
+// Solfec-1.0: a sphere of a PSEUDO_RIGID body keeps its radius, its centre follows F.
+TEST(PseudoRigidBody, SphereCentresFollowFAndRadiiStay) {
   geometry::Shape s;
-  s.spheres.push_back(geometry::Sphere{});
-  s.spheres.back().radius = 1.0;
-  try {
-    PseudoRigidBody b(s, testing::Material(1.0), "ball");
-    FAIL() << "no exception";
-  } catch (const InputError& e) {
-    EXPECT_NE(std::string(e.what()).find("a SPHERE cannot be PSEUDO_RIGID"), std::string::npos);
+  for (double x : {-1.0, 1.0}) {
+    s.spheres.push_back(geometry::Sphere{});
+    s.spheres.back().center = Vec3(x, 0.0, 0.0);
+    s.spheres.back().radius = 0.5;
   }
+  PseudoRigidBody b(s, testing::Material(1.0), "balls");
+  EXPECT_LT(b.center().norm(), 1e-14);
+  b.mutable_q().head<9>() << 2, 0, 0, 0, 1, 0, 0, 0, 1;  // F = diag(2, 1, 1)
+  b.mutable_q().tail<3>() = Vec3(0, 0, 3);
+  b.UpdateShape();
+  ASSERT_EQ(b.shape().spheres.size(), 2u);
+  EXPECT_LT((b.shape().spheres[0].center - Vec3(-2, 0, 3)).norm(), 1e-14);
+  EXPECT_LT((b.shape().spheres[1].center - Vec3(2, 0, 3)).norm(), 1e-14);
+  EXPECT_EQ(b.shape().spheres[1].radius, 0.5);
 }
 
 }  // namespace
