@@ -101,7 +101,9 @@ bodies = [BODY(sol, 'FINITE_ELEMENT', block(0.0), bulk), BODY(sol, 'FINITE_ELEME
 INITIAL_VELOCITY(bodies[1], (0.2, 0, 0), (0, 0, 0))
 GRAVITY(sol, (0, 0, -10))
 x0 = {b.id: b.conf[9] for b in bodies}
-RUN(sol, GAUSS_SEIDEL_SOLVER(1e-10, 5000, meritval=1e-14), 0.05)
+# (the merit decides: with the blocks touching from the first step the redundant element
+# contact points keep the relative change above 1e-10 for 5000 sweeps in some steps)
+RUN(sol, GAUSS_SEIDEL_SOLVER(1e-10, 5000, meritval=1e-14, stopping='EITHER'), 0.05)
 """ + REPORT
 
 
