@@ -133,12 +133,12 @@ TEST(FeBodyMesh, SelfContactExcludesElementsSharingANode) {
   EXPECT_EQ(excluded, 343);  // 7 index pairs with |i - j| <= 1 per axis, cubed
 }
 
-// Uniform pressure p on the top face (surfid 6, z = 1) of the unit cube: total force
-// -p A e_z = (0, 0, -5), only on top nodes, split 1/16, 1/8, 1/4 by bilinear shape
+// Uniform PRESSURE -5 (traction p n, Solfec-1.0's sign: negative pushes in) on the top face
+// (surfid 6, z = 1) of the unit cube: total force p A n = (0, 0, -5), only on top nodes, split 1/16, 1/8, 1/4 by bilinear shape
 // functions of the 2x2 face mesh (corner, edge, centre node).
 TEST(FeBodyPressure, UniformPressureOnAFaceGivesTheTotalForcePA) {
   FeBody b(HexMeshShape(Vec3::Zero(), Vec3::Ones(), 2, 2, 2), Mat(), "");
-  b.AddPressure(6, ScalarOrSeries(5.0));
+  b.AddPressure(6, ScalarOrSeries(-5.0));
   const VecX f = b.ExternalForce(0.0, 1e-3, Vec3::Zero());
   Vec3 total = Vec3::Zero();
   for (int i = 0; i < b.num_nodes(); ++i) {
@@ -160,14 +160,15 @@ TEST(FeBodyPressure, UniformPressureOnAFaceGivesTheTotalForcePA) {
   EXPECT_NE(err.find("'surfid'"), std::string::npos);
 }
 
-// Follower pressure on the deformed configuration x = F X: the top-face force is
-// -p J F^-T N A (Nanson), and hydrostatic pressure on all faces of a TET4 cube (triangles)
-// sums to zero with sum_a f_a . x_a = -p int x . n da = -3 p v (divergence theorem).
+// Follower pressure on the deformed configuration x = F X: with PRESSURE -p (p pushing in)
+// the top-face force is -p J F^-T N A (Nanson), and hydrostatic pressure on all faces of a
+// TET4 cube (triangles) sums to zero with sum_a f_a . x_a = -p int x . n da = -3 p v
+// (divergence theorem).
 TEST(FeBodyPressure, FollowerPressureUsesTheCurrentFacesAndHydrostaticSumsToZero) {
   Mat3 F;
   F << 1.2, 0.1, 0.0, 0.0, 0.9, 0.05, 0.0, 0.02, 1.1;
   FeBody hex(HexMeshShape(Vec3::Zero(), Vec3::Ones(), 2, 2, 2), Mat(), "");
-  hex.AddPressure(6, ScalarOrSeries(TimeSeries({0.0, 1.0}, {0.0, 2.0})));  // p(0.5) = 1
+  hex.AddPressure(6, ScalarOrSeries(TimeSeries({0.0, 1.0}, {0.0, -2.0})));  // p(0.5) = 1
   Deform(hex, F, Vec3(1, 2, 3));
   const VecX fh = hex.ExternalForce(0.5, 1e-3, Vec3::Zero());
   Vec3 total = Vec3::Zero();
@@ -176,7 +177,7 @@ TEST(FeBodyPressure, FollowerPressureUsesTheCurrentFacesAndHydrostaticSumsToZero
   EXPECT_LT((total + nanson).norm(), 1e-12);
 
   FeBody tet(TetCubeShape(Vec3::Zero(), 1.0), Mat(), "");
-  tet.AddPressure(0, ScalarOrSeries(3.0));  // default surfid: every boundary face
+  tet.AddPressure(0, ScalarOrSeries(-3.0));  // default surfid: every boundary face
   Deform(tet, F, Vec3(1, 2, 3));
   const VecX ft = tet.ExternalForce(0.0, 1e-3, Vec3::Zero());
   Vec3 sum = Vec3::Zero();
