@@ -353,7 +353,14 @@ class BULK_MATERIAL:
         m.young = A.number(young, r, "young")
         m.poisson = A.number(poisson, r, "poisson")
         m.density = A.number(density, r, "density")
-        m.validate()
+        if m.poisson == 0.5:
+            # Solfec-1.0 accepts poisson 0.5 (e.g. for rigid bodies); a deformable body using
+            # it is refused (BODY, APPLY_BULKMAT); the other arguments are checked as usual
+            m.poisson = 0.25
+            m.validate()
+            m.poisson = A.number(poisson, r, "poisson")
+        else:
+            m.validate()
         self._m = m
         solfec._bulk.append(self)
 
@@ -561,6 +568,9 @@ class BODY(_KnownMembers):
                 raise ValueError(f"BODY: argument 'base' applies to FINITE_ELEMENT bodies only, "
                                  f"not to kind {kind!r}")
         mat = _bulk_material(solfec, material, r)
+        if kind in ("PSEUDO_RIGID", "FINITE_ELEMENT"):
+            _check_compressible(mat, r, f"'{label}' ({kind})" if label else
+                                f"being created ({kind}, no label)")
         if kind == "PSEUDO_RIGID" and mat.model != "KIRCHHOFF":
             raise ValueError(f"BODY: material model '{mat.model}' is available for "
                              f"FINITE_ELEMENT bodies only (argument 'material'); a PSEUDO_RIGID "
@@ -773,6 +783,16 @@ def _bulk_material(solfec, material, r):
     return A.instance(material, BULK_MATERIAL, r, "material")
 
 
+def _check_compressible(mat, routine, body):
+    """poisson 0.5 (Solfec-1.0 decks use it): accepted by BULK_MATERIAL, refused here for
+    deformable bodies."""
+    if mat.poisson > 0.4999999:
+        raise ValueError(f"{routine}: BULK_MATERIAL '{mat.label}' has poisson = {mat.poisson} "
+                         f"(incompressible), which the deformable body {body} cannot use "
+                         f"(argument 'material'); use poisson <= 0.4999999, or the material "
+                         f"for RIGID and OBSTACLE bodies only")
+
+
 def _apply_bulk_material(solfec, body, volid, material, r):
     A.instance(solfec, SOLFEC, r, "solfec")
     A.instance(body, BODY, r, "body")
@@ -784,6 +804,7 @@ def _apply_bulk_material(solfec, body, volid, material, r):
                          f"{body.kind} body (argument 'body')")
     vid = A.integer(volid, r, "volid")
     mat = _bulk_material(solfec, material, r)
+    _check_compressible(mat, r, f"{body.id}" + (f" ('{body.label}')" if body.label else ""))
     try:
         body._d.apply_bulk_material(body._id, vid, mat._m)
     except ValueError as e:  # the core names APPLY_BULKMAT; MATERIAL is the manual's name

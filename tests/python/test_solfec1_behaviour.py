@@ -357,3 +357,24 @@ def test_put_spring_with_coincident_points_has_rest_length_zero(outdir):
     RUN(sol, GAUSS_SEIDEL_SOLVER(1e-10, 100), 1.0)
     assert b.conf[9:] == pytest.approx((0, 0, -1e-2), abs=1e-6)
     assert b.velo[5] == pytest.approx(0, abs=1e-5)
+
+
+def test_bulk_material_with_poisson_one_half_is_for_rigid_bodies_only(outdir):
+    # lng.c accepts poisson 0.5; a deformable body cannot use it (lambda is infinite)
+    sol = SOLFEC("DYNAMIC", 1e-3, outdir)
+    sol.verbose = "OFF"
+    GRAVITY(sol, (0, 0, -10))
+    mat = BULK_MATERIAL(sol, young=1e9, poisson=0.5, density=1e3, label="rubber")
+    assert mat.poisson == 0.5
+    b = BODY(sol, "RIGID", box(0, 0, 0, 1, 1, 1), mat)
+    RUN(sol, GAUSS_SEIDEL_SOLVER(1e-8, 100), 0.1)
+    assert b.velo[5] == pytest.approx(-1.0, rel=1e-9)  # free fall, g t
+    with pytest.raises(ValueError, match="BODY: BULK_MATERIAL 'rubber' has poisson = 0.5 "
+                                         r"\(incompressible\), which the deformable body "
+                                         r"'cube' \(PSEUDO_RIGID\) cannot use"):
+        BODY(sol, "PSEUDO_RIGID", box(3, 0, 0, 1, 1, 1), mat, label="cube")
+    fe = BODY(sol, "FINITE_ELEMENT", unit_cube(5), BULK_MATERIAL(sol), label="block")
+    with pytest.raises(ValueError, match="APPLY_BULKMAT: .* deformable body .*'block'"):
+        APPLY_BULKMAT(sol, fe, 1, mat)
+    with pytest.raises(ValueError, match="BULK_MATERIAL: invalid poisson = 0.6"):
+        BULK_MATERIAL(sol, poisson=0.6)
