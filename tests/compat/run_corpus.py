@@ -10,6 +10,7 @@ write `out/...` relative to it), with a wall-clock limit (default 60 s), N decks
   finished       the deck ran to its end (exit code 0)
   running        still running at the limit, without an error (stopped there)
   error          stopped with an error: the first error line is shown
+(a validation deck's PASSED / FAILED verdict is shown in the last column)
   issue 38       stopped by a Solfec-1.0 routine this solfec does not provide yet
                  (NotImplementedError naming it: ellipsoids, cracks, splits...)
   outside Debian needs a program outside solfec and Debian (Parmec, modred, abaqusreader): not run
@@ -173,6 +174,13 @@ def fresh_copy(corpus, parent, deck, dirs=None):
     return scratch
 
 
+def verdict(stdout):
+    """The PASSED / FAILED lines a validation deck (tests/BM*) prints, else ''."""
+    found = [ln.strip("\b ").strip() for ln in stdout.splitlines()
+             if "PASSED" in ln or "FAILED" in ln]
+    return "; ".join(found)[:200]
+
+
 def run_one(solfec, scratch, deck, limit, env, log_dir):
     start = time.monotonic()
     name = deck.replace("/", "__")
@@ -207,7 +215,7 @@ def run_one(solfec, scratch, deck, limit, env, log_dir):
             return status, wall, line
         return "running", wall, ""
     if rc == 0:
-        return "finished", wall, ""
+        return "finished", wall, verdict(stdout)
     status, line = first_error(stderr, deck, stdout)
     return status, wall, line
 
