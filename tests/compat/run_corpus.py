@@ -152,6 +152,8 @@ def first_error(stderr, deck, stdout=""):
             status = f"issue 38: {routine}"
         elif routine == "HYBRID_SOLVER":
             status = "outside Debian"  # Parmec
+    elif exc.startswith("ValueError: SPLIT: MESH shapes cannot be split"):
+        status = "issue 38: SPLIT of a MESH"  # Solfec-1.0 splits meshes as MESH_SPLIT does
     elif re.match(r"(ModuleNotFoundError|ImportError): No module named '?(modred|abaqusreader|"
                   r"parmec|mesh_hex)", exc):
         status = "outside Debian"
