@@ -128,12 +128,26 @@ def _python2_modules():
         random.seed = py2_seed
 
 
+def _round2(number, ndigits=0):
+    """Python 2's round: a float, halves rounded away from zero (Python 3 returns an int for
+    one argument and rounds halves to even: round(2.5) is 3.0 in Python 2, 2 in Python 3)."""
+    if not isinstance(number, numbers.Real):
+        return round(number, ndigits)
+    import math
+    m = 10.0 ** ndigits
+    y = abs(float(number)) * m
+    z = math.floor(y)
+    if y - z >= 0.5:
+        z += 1.0
+    return math.copysign(z / m, float(number))
+
+
 def builtins_for_converted():
     """Names a converted deck's namespace gets (Python 2 builtins and the division helpers)."""
     _python2_modules()
     return {_DIV: solfec_div, _IDIV: solfec_idiv, "long": int, "execfile": execfile,
             "reduce": functools.reduce, "reload": importlib.reload, "intern": sys.intern,
-            "unichr": chr, "cmp": _cmp}
+            "unichr": chr, "cmp": _cmp, "round": _round2}
 
 
 def _make_div_fixer():

@@ -191,3 +191,12 @@ def test_python2_string_module_functions(run_solfec):
                    'string.strip("  s ")\n')
     assert p.returncode == 0, p.stderr
     assert values(p.stdout, "STR") == ["a-b", "43", "['x',", "'y']", "Q", "5.0", "s"]
+
+
+def test_round_keeps_python2_meaning(run_solfec):
+    # Python 2: round returns a float and rounds halves away from zero (Python 3: an int for
+    # one argument, halves to even).
+    p = run_solfec('print "ROUND", round(2.5), round(-2.5), round(0.125, 2), round(7), '
+                   'type(round(1.2)).__name__\n')
+    assert p.returncode == 0, p.stderr
+    assert values(p.stdout, "ROUND") == ["3.0", "-3.0", "0.13", "7.0", "float"]
