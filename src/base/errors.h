@@ -2,6 +2,7 @@
 // (numerical failure under the 'EXIT' policy -> solfec.SolverError).
 #pragma once
 
+#include <charconv>
 #include <stdexcept>
 #include <string>
 
@@ -37,5 +38,13 @@ class GeometryError : public std::runtime_error {
  public:
   using std::runtime_error::runtime_error;
 };
+
+// The shortest decimal form of v that reads back as v, for values quoted in error messages
+// (0.49999999999 stays so, 1e300 is 1e+300).
+inline std::string ShortestDecimal(double v) {
+  char buf[32];
+  const auto r = std::to_chars(buf, buf + sizeof buf, v);
+  return std::string(buf, r.ptr);
+}
 
 }  // namespace solfec

@@ -3,23 +3,11 @@
 
 #include <algorithm>
 #include <cmath>
-#include <charconv>
 #include <string>
 
 #include "base/errors.h"
 
 namespace solfec::material {
-
-namespace {
-
-// The shortest decimal form that reads back as v (0.49999999999 stays so, 1e300 is 1e+300).
-std::string Shortest(double v) {
-  char buf[32];
-  const auto r = std::to_chars(buf, buf + sizeof buf, v);
-  return std::string(buf, r.ptr);
-}
-
-}  // namespace
 
 void SurfaceMaterial::Validate() const {
   // Valid ranges (docs/deck-language.md): wide enough for any physical interface, narrow
@@ -27,9 +15,9 @@ void SurfaceMaterial::Validate() const {
   auto check = [](const std::string& arg, double v, bool lo_open, double lo, double hi,
                   const char* unit) {
     if (std::isfinite(v) && (lo_open ? v > lo : v >= lo) && v <= hi) return;
-    throw InputError("SURFACE_MATERIAL: invalid " + arg + " = " + Shortest(v) + " (argument '" +
-                     arg + "'); valid range " + (lo_open ? "(" : "[") + Shortest(lo) + ", " +
-                     Shortest(hi) + "]" + unit);
+    throw InputError("SURFACE_MATERIAL: invalid " + arg + " = " + ShortestDecimal(v) + " (argument '" +
+                     arg + "'); valid range " + (lo_open ? "(" : "[") + ShortestDecimal(lo) + ", " +
+                     ShortestDecimal(hi) + "]" + unit);
   };
   check("friction", friction, false, 0.0, 1e3, "");
   check("cohesion", cohesion, false, 0.0, 1e30, " Pa");
