@@ -21,6 +21,16 @@ def outdir(tmp_path):
 
 
 @pytest.fixture
+def keep_geometric_epsilon():
+    """GEOMETRIC_EPSILON is global (as in Solfec-1.0): restores it for the other tests."""
+    import solfec
+    from solfec import _state
+    eps = _state.geometric_epsilon
+    yield
+    solfec.GEOMETRIC_EPSILON(eps)
+
+
+@pytest.fixture
 def run_solfec(tmp_path):
     """Runs `solfec [options] deck [args]` in tmp_path; returns the CompletedProcess."""
     def run(deck_source=None, deck_path=None, options=(), args=(), timeout=600):

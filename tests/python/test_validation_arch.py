@@ -8,7 +8,6 @@ import sys
 import pytest
 
 import solfec as S
-from solfec import _state
 from shapes_for_tests import box, slab
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))),
@@ -17,12 +16,8 @@ import arch_model  # noqa: E402
 import limit_analysis  # noqa: E402
 
 
-@pytest.fixture(autouse=True)
-def keep_geometric_epsilon():
-    """GEOMETRIC_EPSILON is global (as in Solfec-1.0): restore it for the other tests."""
-    eps = _state.geometric_epsilon
-    yield
-    S.GEOMETRIC_EPSILON(eps)
+# GEOMETRIC_EPSILON is global: conftest's fixture restores it after each test.
+pytestmark = pytest.mark.usefixtures("keep_geometric_epsilon")
 
 
 def cube_on_floor(outdir, points=None, lift=0.0):

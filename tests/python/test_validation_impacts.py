@@ -9,18 +9,14 @@ import sys
 import pytest
 
 import solfec as S
-from solfec import _state
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))),
                                 "validation", "impacts"))
 import pendulum_impacts as P  # noqa: E402
 
 
-@pytest.fixture(autouse=True)
-def keep_geometric_epsilon():
-    eps = _state.geometric_epsilon
-    yield
-    S.GEOMETRIC_EPSILON(eps)
+# GEOMETRIC_EPSILON is global: conftest's fixture restores it after each test.
+pytestmark = pytest.mark.usefixtures("keep_geometric_epsilon")
 
 
 @pytest.mark.parametrize("e", [0.1, 0.5])
