@@ -268,22 +268,6 @@ def _spring_limits(limits, routine):
     return lo, hi
 
 
-def _limited(fn, limits, routine):
-    """The spring function, raising once the stroke leaves the limits: stops are not modelled
-    in this version, so a run that reaches one stops with a clear error instead of going on
-    with a wrong force."""
-    lo, hi = limits
-
-    def call(stroke, velocity):
-        if not lo <= stroke <= hi:
-            raise ValueError(f"{routine}: the stroke {stroke:.6g} left the limits ({lo:g}, {hi:g}) "
-                             f"(argument 'limits'); rigid stops are not available in this "
-                             f"version: model the stop inside the spring function or widen the "
-                             f"limits")
-        return fn(stroke, velocity)
-    return call
-
-
 def PUT_SPRING(body1, point1, body2, point2, function, limits=None, direction=None,
                update="FIXED"):
     """PUT_SPRING(body1, point1, body2, point2, function | limits, direction, update): a
@@ -292,8 +276,10 @@ def PUT_SPRING(body1, point1, body2, point2, function, limits=None, direction=No
     stroke (pushes the points apart), so lambda s, v: -k*s - c*v is a linear spring-dashpot.
     The stroke is the change of the distance between the points (follower, no direction) or
     of their separation projected on `direction` ('FIXED', or convected with body1/body2:
-    'CONV1'/'CONV2'). limits=(smin, smax): the stroke range; a run whose stroke leaves it
-    stops with an error (rigid stops are not available in this version)."""
+    'CONV1'/'CONV2'). limits=(smin, smax): rigid stops on the stroke: when the spring
+    alone would carry the stroke past smin or smax during a step, a stop force (added to the
+    spring force in the constraint's reaction) holds the stroke at that limit; it only
+    pushes outwards at smin and pulls inwards at smax, so the stroke leaves a limit freely."""
     r = "PUT_SPRING"
     if body1 is None and body2 is None:
         raise ValueError(f"{r}: both 'body1' and 'body2' are None; pass at least one BODY")
@@ -308,8 +294,6 @@ def PUT_SPRING(body1, point1, body2, point2, function, limits=None, direction=No
     p2 = A.vec3(point2, r, "point2")
     fn = _spring_function(function, r)
     limits = _spring_limits(limits, r)
-    if limits is not None and (math.isfinite(limits[0]) or math.isfinite(limits[1])):
-        fn = _limited(fn, limits, r)
     d = None if direction is None else A.direction(direction, r, "direction")
     A.choice(update, r, "update", ("FIXED", "CONV1", "CONV2"))
     if d is None and update != "FIXED":
@@ -317,5 +301,5 @@ def PUT_SPRING(body1, point1, body2, point2, function, limits=None, direction=No
                          f"direction follows the line of its points)")
     solfec = (b1 or b2)._solfec
     cid = solfec._domain.add_spring(b1._id if b1 else -1, b2._id if b2 else -1, p1, p2, fn, d,
-                                    update)
+                                    update, limits)
     return CONSTRAINT._wrap(solfec, cid)

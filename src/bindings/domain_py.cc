@@ -364,6 +364,13 @@ void DefineConstraintAccess(py::class_<Domain>& c) {
             const Vec3 x1 = con.body1 ? con.body1->SpatialPoint(con.X1) : con.X_origin;
             const Vec3 x2 = con.body2->SpatialPoint(con.X2);
             con.length = (x2 - x1).norm();
+            // Coincident points (the given points, as Solfec-1.0 tests them, or the spatial
+            // ones, within GEOMETRIC_EPSILON) glue the bodies: a 3-row equality. A distance
+            // row of round-off length (a node's point found through an element's shape
+            // functions lies ~1e-18 m off) would hold one direction only, re-aimed along the
+            // error each step: the other two stay free (wires of inp/wire.py blew up).
+            if ((p1 - p2).norm() < d.geometric_epsilon || con.length < d.geometric_epsilon)
+              con.length = 0.0;
             if (con.length > 0.0) con.base = BaseFromNormal((x2 - x1) / con.length);
             con.point = x1;
             con.point2 = x2;
@@ -378,7 +385,7 @@ void DefineConstraintAccess(py::class_<Domain>& c) {
       .def("add_spring",
            [](Domain& d, Id b1, Id b2, const Vec3& p1, const Vec3& p2,
               contact::SpringFunction f, std::optional<Vec3> direction,
-              const std::string& update) {
+              const std::string& update, std::optional<std::pair<double, double>> limits) {
              contact::SpringUpdate u = contact::SpringUpdate::kFixed;
              if (update == "CONV1") u = contact::SpringUpdate::kConvected1;
              else if (update == "CONV2") u = contact::SpringUpdate::kConvected2;
@@ -387,11 +394,21 @@ void DefineConstraintAccess(py::class_<Domain>& c) {
                                 "' (argument 'update'); use 'FIXED', 'CONV1' or 'CONV2'");
              Body* body1 = b1 >= 0 ? &GetBody(d, b1) : nullptr;
              Body* body2 = b2 >= 0 ? &GetBody(d, b2) : nullptr;
-             return d.AddConstraint(domain::MakeSpring(body1, p1, body2, p2, std::move(f),
-                                                       direction, u)).id;
+             contact::Constraint c =
+                 domain::MakeSpring(body1, p1, body2, p2, std::move(f), direction, u);
+             if (limits) {
+               if (!(limits->first < limits->second))
+                 throw InputError("PUT_SPRING: limits (" + std::to_string(limits->first) + ", " +
+                                  std::to_string(limits->second) +
+                                  ") (argument 'limits') must have lo < hi");
+               c.spring_lo = limits->first;
+               c.spring_hi = limits->second;
+             }
+             return d.AddConstraint(std::move(c)).id;
            },
            py::arg("body1"), py::arg("body2"), py::arg("point1"), py::arg("point2"),
-           py::arg("function"), py::arg("direction"), py::arg("update"))
+           py::arg("function"), py::arg("direction"), py::arg("update"),
+           py::arg("limits") = py::none())
       .def("constraint_stroke",
            [](Domain& d, Id id) -> py::object {
              const Constraint& c = GetConstraint(d, id);

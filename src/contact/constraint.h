@@ -4,6 +4,7 @@
 #pragma once
 
 #include <functional>
+#include <limits>
 #include <string>
 
 #include "base/time_series.h"
@@ -66,6 +67,9 @@ struct Constraint {
   double spring_length0 = 0.0;  // initial length (follower) or initial projection on the axis
   double stroke = 0.0;          // length (or projection) at t+h/2 minus spring_length0 [m]
   bool spring_quasi_static = false;  // QUASI_STATIC step: stroke at q(t), q(t+h) = q(t) + h u
+  // limits = (lo, hi): rigid stops keep the stroke at the end of each step in [lo, hi].
+  double spring_lo = -std::numeric_limits<double>::infinity();
+  double spring_hi = std::numeric_limits<double>::infinity();
 };
 
 // Node-to-face contacts (contact/node_to_face.h) are marked by piece1 = -2 - face (of the

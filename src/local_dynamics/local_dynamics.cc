@@ -39,6 +39,14 @@ void SetSpringLaw(const Constraint& c, double B_N, double h, Law& law) {
   const bool qs = c.spring_quasi_static;
   law.kind = LawKind::kSpring;
   law.spring_U0 = qs ? 0.0 : B_N;
+  // Stroke stops (limits): U_N <= (hi - stroke) / h and U_N >= (lo - stroke) / h. QUASI_STATIC
+  // (stroke at q(t), q(t+h) = q(t) + h U_N): the end-of-step stroke stays in [lo, hi].
+  // DYNAMIC (stroke at t+h/2): reaching 1/h rather than the exact 2/h makes the stop
+  // perfectly plastic: the error e and velocity V at a held stop map as
+  // (e, hV) -> (e/2 + hV/4, -e - hV/2), a nilpotent map, so both vanish after two steps
+  // (2/h would reflect V every step); the stroke may pass the limit by ~h V/4 on impact.
+  if (std::isfinite(c.spring_lo)) law.spring_U_lo = (c.spring_lo - c.stroke) / h;
+  if (std::isfinite(c.spring_hi)) law.spring_U_hi = (c.spring_hi - c.stroke) / h;
   if (!c.spring_function) return;  // e.g. restored from a results file: no force
   const double V = c.U_prev.z();
   const double s = qs ? c.stroke : c.stroke + 0.25 * h * (B_N - V);
@@ -114,8 +122,12 @@ Law MakeLaw(const Constraint& c, double t, double h, bool quasi_static) {
         law.kind = LawKind::kEquality;
         law.target = c.base.transpose() * reach * (x1 - x2);
       } else {
+        // The length error is measured at t+h/2 (DYNAMIC) and the next step measures it at
+        // t+3h/2 = t+h/2 + h U: a reach of 1/h removes it there, whereas 2/h (exact at t+h)
+        // would return it with the opposite sign at t+3h/2, an undamped oscillation of the
+        // length that GS inaccuracies grow (a chain of links: issue 34).
         law.kind = LawKind::kNormalEquality;
-        law.target.z() = reach * (c.length - (x2 - x1).norm());
+        law.target.z() = (c.length - (x2 - x1).norm()) / h;
       }
       break;
     }

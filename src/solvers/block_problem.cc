@@ -47,6 +47,13 @@ void ValidateLaw(const char* routine, const Law& law, int row) {
     throw SolverError(std::string(routine) + ": non-finite spring force, slope or U0" + at +
                       " (PUT_SPRING); check the spring's force-displacement and dashpot data");
   }
+  if (law.kind == LawKind::kSpring &&
+      (std::isnan(law.spring_U_lo) || std::isnan(law.spring_U_hi) ||
+       law.spring_U_lo > law.spring_U_hi)) {
+    throw SolverError(std::string(routine) + ": spring stop bounds [" +
+                      std::to_string(law.spring_U_lo) + ", " + std::to_string(law.spring_U_hi) +
+                      "]" + at + " are not ordered (PUT_SPRING limits)");
+  }
 }
 
 }  // namespace

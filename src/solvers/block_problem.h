@@ -2,6 +2,7 @@
 // constraint and a law per row (manual eqs. 1.14-1.15, 9.1); solvers work on this alone.
 #pragma once
 
+#include <limits>
 #include <vector>
 
 #include "base/types.h"
@@ -22,6 +23,9 @@ enum class LawKind {
   // has units N s/m; spring_slope <= 0 (the force decreases as the opening velocity grows,
   // e.g. -(d + h k) for a dashpot d and a spring stiffness k) is the stable case. Validate
   // accepts any finite values; the row is solvable while 1 - spring_slope W_NN > 0.
+  // Stroke limits (PUT_SPRING limits): U_N is kept in [spring_U_lo, spring_U_hi] by a
+  // rigid stop added to R_N (a box complementarity: at U_N = spring_U_hi the stop force is
+  // <= 0, at spring_U_lo it is >= 0, inside the box it is 0); infinite bounds: no stop.
   kSpring,
 };
 
@@ -44,6 +48,8 @@ struct Law {
   double spring_force = 0.0;  // [N] force at U_N = spring_U0
   double spring_slope = 0.0;  // [N s/m] dR_N / dU_N, <= 0 for a stable element
   double spring_U0 = 0.0;     // [m/s] linearisation point of U_N
+  double spring_U_lo = -std::numeric_limits<double>::infinity();  // [m/s] stop bounds on U_N
+  double spring_U_hi = std::numeric_limits<double>::infinity();
 };
 
 struct BlockProblem;

@@ -347,6 +347,11 @@ DiagResult SolveDiagonalBlock(Law& law, const Mat3& W, const Mat3& W_inv, const 
         return {DiagStatus::kFailed, 0};
       }
       R = Vec3(0.0, 0.0, (law.spring_force + s * (rhs.z() - law.spring_U0)) / den);
+      // Stroke stops: if the spring alone would carry U_N out of [U_lo, U_hi], the stop
+      // holds U_N at the bound it crosses (W_NN > 0: R_N moves the right way).
+      const double UN = rhs.z() + W(2, 2) * R.z();
+      if (UN > law.spring_U_hi) R.z() = (law.spring_U_hi - rhs.z()) / W(2, 2);
+      else if (UN < law.spring_U_lo) R.z() = (law.spring_U_lo - rhs.z()) / W(2, 2);
       return {};
     }
     case LawKind::kSignoriniCoulomb:

@@ -19,7 +19,8 @@ namespace solfec::solvers {
 //  equality: C = U - target,
 //  normal equality: C_N = U_N - target_N, C_T = (W_aa [R_T; 0])_T,
 //  spring: C = W_aa [R_T; R_N - f - s (U_N - U0)] (the force error mapped to velocity, so
-//  its share <W^-1 C, C> = <W dR, dR> is the energy of the force error, like other rows).
+//  its share <W^-1 C, C> = <W dR, dR> is the energy of the force error, like other rows);
+//  with stroke stops C_N = U_N - U_hi (U_lo) where the stop holds U_N at its bound.
 // in_cone = true skips the last term for reactions known to lie in FC (diagonal solver
 // output). Inline: evaluated once per row and sweep by the Gauss-Seidel solver.
 inline Vec3 RowResidual(const Law& law, const Mat3& W_aa, const Vec3& U, const Vec3& R,
@@ -34,8 +35,14 @@ inline Vec3 RowResidual(const Law& law, const Mat3& W_aa, const Vec3& U, const V
       return Vec3(WRT.x(), WRT.y(), U.z() - law.target.z());
     }
     case LawKind::kSpring: {
-      const double RN = law.spring_force + law.spring_slope * (U.z() - law.spring_U0);
-      return W_aa * Vec3(R.x(), R.y(), R.z() - RN);
+      // d = R_N - f - s (U_N - U0): the stop force; the normal part is U_N minus
+      // mid(U_lo, U_N - W_NN d, U_hi), which is W_NN d (as above) inside the stops.
+      const double d = R.z() - law.spring_force - law.spring_slope * (U.z() - law.spring_U0);
+      Vec3 C = W_aa * Vec3(R.x(), R.y(), d);
+      const double y = U.z() - W_aa(2, 2) * d;
+      if (y > law.spring_U_hi) C.z() = U.z() - law.spring_U_hi;
+      else if (y < law.spring_U_lo) C.z() = U.z() - law.spring_U_lo;
+      return C;
     }
     case LawKind::kSignoriniCoulomb:
       break;

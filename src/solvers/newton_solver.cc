@@ -79,13 +79,28 @@ double NewtonSolver::Residual(const BlockProblem& p, const std::vector<Vec3>& R,
         Dr(0, 0) = Dr(1, 1) = 1.0;
         Du(2, 2) = 1.0;
         break;
-      case LawKind::kSpring:
-        // C = (R_T, R_N - f - s (U_N - U0)): linear, dC = dR - s e_N e_N^T dU.
-        C = Vec3(R[a].x(), R[a].y(),
-                 R[a].z() - law.spring_force - law.spring_slope * (U.z() - law.spring_U0));
-        Dr.setIdentity();
-        Du(2, 2) = -law.spring_slope;
+      case LawKind::kSpring: {
+        // d = R_N - f - s (U_N - U0) is the stop force; with stroke stops the normal row is
+        // C_N = U_N - mid(U_lo, U_N - rho d, U_hi) (d <= 0 at U_hi, >= 0 at U_lo, else 0),
+        // which reduces to C_N = rho d without stops: dC = dR - s e_N e_N^T dU scaled.
+        const double d =
+            R[a].z() - law.spring_force - law.spring_slope * (U.z() - law.spring_U0);
+        const double rho = rho_[a], y = U.z() - rho * d;
+        C = Vec3(R[a].x(), R[a].y(), 0.0);
+        Dr(0, 0) = Dr(1, 1) = 1.0;
+        if (y > law.spring_U_hi) {
+          C.z() = U.z() - law.spring_U_hi;
+          Du(2, 2) = 1.0;
+        } else if (y < law.spring_U_lo) {
+          C.z() = U.z() - law.spring_U_lo;
+          Du(2, 2) = 1.0;
+        } else {
+          C.z() = rho * d;
+          Dr(2, 2) = rho;
+          Du(2, 2) = -rho * law.spring_slope;
+        }
         break;
+      }
       case LawKind::kSignoriniCoulomb: {
         const double rho = rho_[a], mu = law.friction;
         Vec3 Rs = R[a];
