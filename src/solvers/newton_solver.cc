@@ -81,23 +81,19 @@ double NewtonSolver::Residual(const BlockProblem& p, const std::vector<Vec3>& R,
         break;
       case LawKind::kSpring: {
         // d = R_N - f - s (U_N - U0) is the stop force; with stroke stops the normal row is
-        // C_N = U_N - mid(U_lo, U_N - rho d, U_hi) (d <= 0 at U_hi, >= 0 at U_lo, else 0),
-        // which reduces to C_N = rho d without stops: dC = dR - s e_N e_N^T dU scaled.
+        // C_N = (U_N - mid(U_lo, U_N - rho d, U_hi)) / rho (d <= 0 at U_hi, >= 0 at U_lo,
+        // else 0), which is C_N = d inside the stops: dC = dR - s e_N e_N^T dU.
         const double d =
             R[a].z() - law.spring_force - law.spring_slope * (U.z() - law.spring_U0);
         const double rho = rho_[a], y = U.z() - rho * d;
-        C = Vec3(R[a].x(), R[a].y(), 0.0);
-        Dr(0, 0) = Dr(1, 1) = 1.0;
-        if (y > law.spring_U_hi) {
-          C.z() = U.z() - law.spring_U_hi;
-          Du(2, 2) = 1.0;
-        } else if (y < law.spring_U_lo) {
-          C.z() = U.z() - law.spring_U_lo;
-          Du(2, 2) = 1.0;
-        } else {
-          C.z() = rho * d;
-          Dr(2, 2) = rho;
-          Du(2, 2) = -rho * law.spring_slope;
+        C = Vec3(R[a].x(), R[a].y(), d);
+        Dr.setIdentity();
+        Du(2, 2) = -law.spring_slope;
+        if (y > law.spring_U_hi || y < law.spring_U_lo) {
+          const double bound = y > law.spring_U_hi ? law.spring_U_hi : law.spring_U_lo;
+          C.z() = (U.z() - bound) / rho;
+          Dr(2, 2) = 0.0;
+          Du(2, 2) = 1.0 / rho;
         }
         break;
       }
