@@ -138,7 +138,9 @@ contact::Constraint MakeSpring(body::Body* body1, const Vec3& p1, body::Body* bo
     const double dn = direction->norm();
     if (!(dn > 0.0) || !std::isfinite(dn))
       throw InputError(std::string(r) + "'direction' must be a nonzero finite vector");
-    c.direction = *direction / dn;
+    // Solfec-1.0 (dom.c update_spring) measures the stroke along the direction from point 2
+    // to point 1, s = (x1 - x2) . d - L0: the axis kept here is -d, so s = (x2 - x1) . axis.
+    c.direction = -*direction / dn;
     c.spring_update = update;
     Vec3 X;
     if (update == SpringUpdate::kConvected1 || update == SpringUpdate::kConvected2) {

@@ -12,9 +12,9 @@ namespace solfec::domain {
 
 // Builds a SPRING constraint between point p1 (referential on body1, or spatial if body1 is
 // null) and p2 (likewise on body2). Without `direction` the spring is a follower (axis along
-// p1 -> p2, stroke = length - initial length); with it the axis is the given direction,
-// kept fixed or convected with body1/body2 (`update`), and the stroke is the change of the
-// projection of (x2 - x1) on the axis. Throws InputError on bad input.
+// p1 -> p2, stroke = length - initial length); with it the axis is minus the given
+// direction d, kept fixed or convected with body1/body2 (`update`), and the stroke is the
+// change of (x1 - x2) . d as in Solfec-1.0. Throws InputError on bad input.
 contact::Constraint MakeSpring(body::Body* body1, const Vec3& p1, body::Body* body2,
                                const Vec3& p2, contact::SpringFunction f,
                                const std::optional<Vec3>& direction,

@@ -81,19 +81,20 @@ double NewtonSolver::Residual(const BlockProblem& p, const std::vector<Vec3>& R,
         break;
       case LawKind::kSpring: {
         // d = R_N - f - s (U_N - U0) is the stop force; with stroke stops the normal row is
-        // C_N = (U_N - mid(U_lo, U_N - rho d, U_hi)) / rho (d <= 0 at U_hi, >= 0 at U_lo,
-        // else 0), which is C_N = d inside the stops: dC = dR - s e_N e_N^T dU.
+        // C_N = rho (U_N - mid(U_lo, U_N - d / rho, U_hi)) (d <= 0 at U_hi, >= 0 at U_lo,
+        // else 0; 1/rho ~ W_NN maps force to velocity), which is C_N = d inside the stops:
+        // dC = dR - s e_N e_N^T dU.
         const double d =
             R[a].z() - law.spring_force - law.spring_slope * (U.z() - law.spring_U0);
-        const double rho = rho_[a], y = U.z() - rho * d;
+        const double rho = rho_[a], y = U.z() - d / rho;
         C = Vec3(R[a].x(), R[a].y(), d);
         Dr.setIdentity();
         Du(2, 2) = -law.spring_slope;
         if (y > law.spring_U_hi || y < law.spring_U_lo) {
           const double bound = y > law.spring_U_hi ? law.spring_U_hi : law.spring_U_lo;
-          C.z() = (U.z() - bound) / rho;
+          C.z() = rho * (U.z() - bound);
           Dr(2, 2) = 0.0;
-          Du(2, 2) = 1.0 / rho;
+          Du(2, 2) = rho;
         }
         break;
       }

@@ -167,8 +167,8 @@ def test_spring_between_two_rigid_bodies_conserves_linear_momentum(outdir):
 
 
 def test_fixed_direction_spring_acts_only_along_its_direction(outdir):
-    # direction (0,0,1): the stroke is the change of (x2 - x1) . e_z, so sliding along x
-    # (uniform, v_x = 0.3) does not load the spring, which still oscillates along z.
+    # direction (0,0,1): the stroke is the change of (x1 - x2) . e_z (Solfec-1.0), so sliding
+    # along x (uniform, v_x = 0.3) does not load the spring, which still oscillates along z.
     T0 = 0.5
     w = 2 * math.pi / T0
     sol, bulk = model(outdir, T0 / 200)
@@ -180,8 +180,12 @@ def test_fixed_direction_spring_acts_only_along_its_direction(outdir):
     assert np.abs(x[:, 0] - 0.3 * t).max() < 1e-10
     period = np.diff(upward_crossings(t, x[:, 2])).mean()
     assert period == pytest.approx(T0, rel=5e-3)
-    # base is row-major: column N = (base[2], base[5], base[8]), the axis from point 1 to 2
-    assert con.base[2::3] == pytest.approx((0, 0, 1))
+    # base is row-major: column N = (base[2], base[5], base[8]), the axis along which the
+    # stroke grows, U_N = ds/dt: -direction for a spring with both bodies or body2 only
+    assert con.base[2::3] == pytest.approx((0, 0, -1))
+    # stroke = (x1 - x2) . e_z - L0 = (1 - z) - 1 = -z at the middle of the last step
+    zm = x[-1, 2] - 0.5 * sol.step * v[-1, 2]
+    assert con.stroke == pytest.approx(-zm, abs=1e-9)
 
 
 def test_convected_direction_turns_with_the_body(outdir):
@@ -196,9 +200,9 @@ def test_convected_direction_turns_with_the_body(outdir):
     RUN(sol, SOLVERS["GS"](), 0.5)
     tm = sol.time - 0.5e-3  # the axis is updated at the middle of the last step
 
-    # base is row-major, column N = base[2::3]; a spring whose only body is body1 stores the
-    # axis flipped (pointing from the fixed point 2 to the body), so N = -direction here.
-    n_conv, n_fixed = -np.array(conv.base[2::3]), -np.array(fixed.base[2::3])
+    # base is row-major, column N = base[2::3]; the stroke axis is -direction and a spring
+    # whose only body is body1 stores it flipped once more (U = base^T v1), so N = direction.
+    n_conv, n_fixed = np.array(conv.base[2::3]), np.array(fixed.base[2::3])
     assert n_conv == pytest.approx((math.cos(tm), math.sin(tm), 0), abs=1e-9)
     assert n_fixed == pytest.approx((1, 0, 0), abs=1e-12)
 
