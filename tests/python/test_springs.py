@@ -339,3 +339,27 @@ def test_quasi_static_cubic_spring_settles_at_the_root_of_f_plus_mg(outdir):
     # m / (m + k_t h^2) a step (0.2 measured), so 60 steps leave round-off
     assert -b.conf[11] == pytest.approx(s_exact, rel=1e-8)
     assert con.R[2] == pytest.approx(-m * g, rel=1e-8)
+
+
+@pytest.mark.parametrize("solver", sorted(SOLVERS))
+def test_parallel_springs_share_a_held_stop(outdir, solver):
+    # A ball pulled down by gravity (m g = 3 times what the springs carry at the stop) hangs
+    # from two fixed points 1 m above by two parallel springs with 'FIXED' direction
+    # (0, 0, 1): stroke (x1 - x2) . e_z - L0 = z (body1 is the ball), limits (-lim, 1): two
+    # redundant stop rows on one motion. It must rest at stroke -lim (z = -lim), the two
+    # reactions (spring plus stop, pushing the ball up: R_N > 0) summing to m g.
+    h = 1e-3
+    sol, bulk = model(outdir, h)
+    b = BODY(sol, "RIGID", SPHERE((0, 0, 0), 0.1, 1, 1), bulk)
+    m, g, lim = b.mass, 10.0, 0.03
+    k = m * g / (2 * 3.0 * lim)  # 2 k lim = m g / 3
+    f = lambda s, v: -k * s - 0.5 * m * v  # noqa: E731
+    cons = [PUT_SPRING(b, (x, 0, 0), None, (x, 0, 1), f, (-lim, 1.0), (0, 0, 1))
+            for x in (-0.05, 0.05)]
+    GRAVITY(sol, (0, 0, -g))
+    RUN(sol, SOLVERS[solver](), 1.0)
+    tol = 1e-8 if solver == "NEWTON" else 1e-12
+    assert b.conf[11] == pytest.approx(-lim, abs=tol)
+    assert abs(b.velo[5]) < 1e-7
+    assert sum(c.R[2] for c in cons) == pytest.approx(m * g, rel=1e-7)
+    assert all(c.stroke == pytest.approx(-lim, abs=1e-7) for c in cons)
