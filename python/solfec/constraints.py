@@ -275,7 +275,7 @@ def PUT_SPRING(body1, point1, body2, point2, function, limits=None, direction=No
     space). function(stroke, velocity) returns the force [N]; a positive force increases the
     stroke (pushes the points apart), so lambda s, v: -k*s - c*v is a linear spring-dashpot.
     The stroke is the change of the distance between the points (follower, no direction) or
-    of their separation projected on `direction` ('FIXED', or convected with body1/body2:
+    of (x1 - x2) . direction (Solfec-1.0's sign; 'FIXED', or convected with body1/body2:
     'CONV1'/'CONV2'). limits=(smin, smax): rigid stops on the stroke: when the spring
     alone would carry the stroke past smin or smax during a step, a stop force (added to the
     spring force in the constraint's reaction) holds the stroke at that limit; it only
