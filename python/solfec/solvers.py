@@ -147,6 +147,10 @@ class GAUSS_SEIDEL_SOLVER(_IterationsHistory):
     def reverse(self):
         return "ON" if self._s.reverse else "OFF"
 
+    @reverse.setter
+    def reverse(self, v):
+        self._s.reverse = A.onoff(v, "GAUSS_SEIDEL_SOLVER", "reverse")
+
     @property
     def stopping(self):
         return self._s.stopping
@@ -154,10 +158,6 @@ class GAUSS_SEIDEL_SOLVER(_IterationsHistory):
     @stopping.setter
     def stopping(self, v):
         self._s.stopping = A.choice(v, "GAUSS_SEIDEL_SOLVER", "stopping", ("BOTH", "EITHER"))
-
-    @reverse.setter
-    def reverse(self, v):
-        self._s.reverse = A.onoff(v, "GAUSS_SEIDEL_SOLVER", "reverse")
 
     # Parallel-run members of the manual (4.1.9, Table 4.8), used by solfec-mpi only:
     # variant 'FULL' (default), 'MIDDLE_JACOBI', 'BOUNDARY_JACOBI', 'SIMPLIFIED'; innerloops
