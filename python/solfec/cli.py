@@ -10,7 +10,7 @@ import traceback
 
 SYNOPSIS = ("SYNOPSIS: solfec [-v [--port N]] [-w] [-c] [-s SUBDIR] [-i SECONDS] [-f] [-g WxH] "
             "path [deck arguments]\n"
-            "          solfec --convert deck.py | --help | --version\n")
+            "          solfec [--python2] --convert deck.py | --help | --version\n")
 
 HELP = """solfec {version}: the Solfec multibody contact simulator; runs a Python input deck.
 """ + SYNOPSIS + """
@@ -24,6 +24,9 @@ HELP = """solfec {version}: the Solfec multibody contact simulator; runs a Pytho
   -i SECONDS    accepted for compatibility with Solfec-1.0 (no effect)
   -f            accepted for compatibility with Solfec-1.0 (no effect)
   -g WxH        accepted for compatibility with Solfec-1.0 (window size; no effect)
+  --python2     read the deck as Python 2 (Solfec-1.0's), converted to Python 3 with
+                `/` between integers flooring, also when it compiles as Python 3
+                (without it only decks that do not compile as Python 3 are converted)
   --convert deck.py
                 print a Solfec-1.0 (Python 2) deck converted to Python 3
   -h, --help    print this help
@@ -93,6 +96,8 @@ def _parse(argv):
             pass
         elif a == "--convert":
             opts["convert"] = True
+        elif a == "--python2":
+            opts["python2"] = True
         elif a in ("-h", "--help"):
             return "help"
         elif a == "--version":

@@ -270,25 +270,46 @@ class Compiled:
         self.code, self.converted, self.text = code, converted, text
 
 
-def compile_deck(source, path, announce=True):
-    """Compiles the deck; converts it first when it is Python 2. Returns a Compiled."""
+def _forced():
+    """`solfec --python2`: every deck (and Python file beside it) is read as Python 2."""
     try:
-        return Compiled(compile(source, path, "exec"), False, source)
-    except SyntaxError as py3_error:
+        from . import _state
+        return bool(_state.options.get("python2"))
+    except Exception:  # noqa: BLE001 - outside the launcher
+        return False
+
+
+def compile_deck(source, path, announce=True, python2=None):
+    """Compiles the deck; converts it first when it is Python 2 (does not compile as Python 3)
+    or when `python2` is true (default: `solfec --python2`). Returns a Compiled."""
+    python2 = _forced() if python2 is None else python2
+    if python2:
         try:
             text = convert(source, path)
         except ConversionError as py2_error:
-            # Report the reading that got further: that is the deck's dialect.
-            if (py2_error.lineno or 0) > (py3_error.lineno or 0):
-                raise SyntaxError(py2_error.msg, (py2_error.filename, py2_error.lineno,
-                                                  py2_error.offset, py2_error.text)) from None
-            raise py3_error from None
-        code = compile(text, path, "exec")
-        if announce:
-            sys.stderr.write(f"solfec: {path} is Python 2: converted to Python 3 in memory "
-                             f"(solfec --convert {path} shows the result)\n")
-            sys.stderr.flush()
-        return Compiled(code, True, text)
+            raise SyntaxError(py2_error.msg, (py2_error.filename, py2_error.lineno,
+                                              py2_error.offset, py2_error.text)) from None
+        what = "read as Python 2 (--python2)"
+    else:
+        try:
+            return Compiled(compile(source, path, "exec"), False, source)
+        except SyntaxError as py3_error:
+            try:
+                text = convert(source, path)
+            except ConversionError as py2_error:
+                # Report the reading that got further: that is the deck's dialect.
+                if (py2_error.lineno or 0) > (py3_error.lineno or 0):
+                    raise SyntaxError(py2_error.msg, (py2_error.filename, py2_error.lineno,
+                                                      py2_error.offset, py2_error.text)) from None
+                raise py3_error from None
+        what = "is Python 2"
+    code = compile(text, path, "exec")
+    if announce:
+        flag = "--python2 " if python2 else ""
+        sys.stderr.write(f"solfec: {path} {what}: converted to Python 3 in memory "
+                         f"(solfec {flag}--convert {path} shows the result)\n")
+        sys.stderr.flush()
+    return Compiled(code, True, text)
 
 
 # Imports of Python 2 modules beside the deck (`from mylib import *`): the same conversion.
@@ -335,7 +356,8 @@ class _Py2Finder(importlib.abc.MetaPathFinder):
         try:
             with open(origin, "r", encoding="utf-8") as f:
                 compile(f.read(), origin, "exec")
-            return None  # Python 3: the ordinary loader
+            if not _forced():
+                return None  # Python 3: the ordinary loader
         except (SyntaxError, UnicodeDecodeError, OSError):
             pass
         spec.loader = _Py2Loader(fullname, spec.origin)

@@ -66,6 +66,31 @@ def test_future_division_and_python3_decks_keep_true_division(run_solfec):
     assert values(p.stdout, "DIV") == ["3.5"] and CONVERTED not in p.stderr
 
 
+def test_python2_option_reads_a_python3_compatible_deck_as_python2(run_solfec, tmp_path):
+    # Solfec-1.0 decks that compile as Python 3 (print(x), no print statement) still mean
+    # Python 2's `/`: 7/2 = 3, range(n/2) with an int. --python2 converts them as well.
+    deck = ('n = 7\nprint("DIV", n/2, 7.0/2, -7/2)\nx = 9\nx /= 2\nprint("IDIV", x)\n'
+            'print("RANGE", len(range(n/2)))\n')
+    p = run_solfec(deck)  # compiles as Python 3: Python 3's meaning, no conversion
+    assert values(p.stdout, "DIV") == ["3.5", "3.5", "-3.5"] and "converted" not in p.stderr
+    assert values(p.stdout, "IDIV") == ["4.5"]
+    assert p.returncode == 1 and "TypeError: 'float' object cannot be interpreted" in p.stderr
+    p = run_solfec(deck, options=("--python2",))
+    assert p.returncode == 0, p.stderr
+    # Python 2: ints floor; print("a", b) prints the tuple ("a", b), as Python 2 did
+    assert p.stdout.splitlines() == ["('DIV', 3, 3.5, -4)", "('IDIV', 4)", "('RANGE', 3)"]
+    assert p.stderr.count("read as Python 2 (--python2): converted to Python 3") == 1
+    # --convert with --python2 prints the forced conversion
+    p = run_solfec(deck, options=("--python2", "--convert"))
+    assert p.returncode == 0, p.stderr
+    assert 'print(("DIV", __solfec_div__(n, 2), 7.0/2, __solfec_div__(-7, 2)))' in p.stdout
+    # a module beside the deck is read as Python 2 too
+    (tmp_path / "helper.py").write_text("def half(n):\n    return n/2\n")
+    p = run_solfec("from helper import half\nprint(half(5))\n", options=("--python2",))
+    assert p.returncode == 0, p.stderr
+    assert p.stdout.split() == ["2"]
+
+
 def test_long_next_to_a_local_named_int(run_solfec):
     # lib2to3's fix_long would turn long(n) into int(n), which calls the local int = 3.
     p = run_solfec('def f(n):\n    int = 3\n    return long(n) + int\n'
