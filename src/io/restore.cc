@@ -5,30 +5,12 @@
 #include <string>
 
 #include "base/errors.h"
+#include "body/body_state.h"
+#include "contact/constraint_record.h"
 
 namespace solfec::io {
 
 namespace {
-
-Vec3 V3(const double* p) { return Vec3(p[0], p[1], p[2]); }
-
-Mat3 M3(const double* p) {  // column-wise
-  Mat3 m;
-  for (int j = 0; j < 9; ++j) m(j % 3, j / 3) = p[j];
-  return m;
-}
-
-void SetValues(contact::Constraint& c, const ConstraintRow& r) {
-  c.age = r.age;
-  c.point = V3(r.point);
-  c.point2 = V3(r.point2);
-  c.base = M3(r.base);
-  c.R = V3(r.R);
-  c.U = V3(r.U);
-  c.gap = r.gap;
-  c.area = r.area;
-  c.merit = r.merit;
-}
 
 void RestoreBodies(domain::Domain& d, const FrameState& s, RestoreReport& rep) {
   if (s.nq.size() != s.bodies.size() || s.nu.size() != s.bodies.size())
@@ -43,17 +25,19 @@ void RestoreBodies(domain::Domain& d, const FrameState& s, RestoreReport& rep) {
     if (!b) {
       ++rep.bodies_missing;
     } else {
-      if (static_cast<size_t>(b->q().size()) != nq || static_cast<size_t>(b->u().size()) != nu)
+      body::BodyState state;  // energy[2..4] of the row: external, contact, friction work
+      state.id = r.id;
+      state.q = s.q.data() + qi;
+      state.nq = static_cast<int>(nq);
+      state.u = s.u.data() + ui;
+      state.nu = static_cast<int>(nu);
+      state.work = {r.energy[2], r.energy[3], r.energy[4]};
+      if (!body::StateFits(*b, state))
         throw InputError("SOLFEC: body " + std::to_string(r.id) + " of the deck has " +
                          std::to_string(b->q().size()) + " configuration values but the results "
                          "store " + std::to_string(nq) + "; the deck does not match its output "
                          "(run with -w to recompute)");
-      b->mutable_q() = Eigen::Map<const VecX>(s.q.data() + qi, static_cast<Eigen::Index>(nq));
-      b->mutable_u() = Eigen::Map<const VecX>(s.u.data() + ui, static_cast<Eigen::Index>(nu));
-      b->UpdateShape();
-      b->external_work = r.energy[2];
-      b->contact_work = r.energy[3];
-      b->friction_work = r.energy[4];
+      body::UnpackState(*b, state);
       ++rep.bodies_restored;
     }
     qi += nq;
@@ -80,29 +64,26 @@ RestoreReport RestoreFrame(domain::Domain& d, const FrameState& s) {
     contact::Constraint c;
     if (kind != contact::ConstraintKind::kContact && found != by_id.end() &&
         found->second->kind == kind) {
+      // The deck's definition stays; the fields the file does not store keep its values.
       c = std::move(*found->second);
+      contact::ConstraintRecord rec = contact::RecordOf(c);
+      SetStoredFields(r, rec);
+      contact::SetState(rec, c);
     } else {
-      c.id = r.id;
-      c.kind = kind;
-      c.body1 = r.body1 >= 0 ? d.FindBody(r.body1) : nullptr;
-      c.body2 = r.body2 >= 0 ? d.FindBody(r.body2) : nullptr;
-      if ((r.body1 >= 0 && !c.body1) || (r.body2 >= 0 && !c.body2) || (!c.body1 && !c.body2)) {
+      contact::ConstraintRecord rec;
+      SetStoredFields(r, rec);
+      body::Body* body1 = rec.body1 >= 0 ? d.FindBody(rec.body1) : nullptr;
+      body::Body* body2 = rec.body2 >= 0 ? d.FindBody(rec.body2) : nullptr;
+      if ((rec.body1 >= 0 && !body1) || (rec.body2 >= 0 && !body2) || (!body1 && !body2)) {
         ++rep.constraints_skipped;
         continue;
       }
-      c.X1 = V3(r.X1);
-      c.X2 = V3(r.X2);
-      c.piece1 = r.piece1;
-      c.piece2 = r.piece2;
-      c.surf1 = r.surf1;
-      c.surf2 = r.surf2;
-      c.cohesive = r.cohesive != 0;
+      contact::SetIdentityAndState(rec, body1, body2, c);
       if (kind == contact::ConstraintKind::kContact)
         c.material = d.surface_materials().Find(r.surf1, r.surf2);
       if (kind != contact::ConstraintKind::kContact && kind != contact::ConstraintKind::kRigidLink)
-        c.direction = M3(r.base).col(2);
+        c.direction = rec.base.col(2);
     }
-    SetValues(c, r);
     d.RestoreConstraint(std::move(c));
     ++rep.constraints_restored;
   }

@@ -197,4 +197,62 @@ bool SameDefinition(const ConstraintDefRow& a, const ConstraintDefRow& b) {
          a.piece1 == b.piece1 && a.piece2 == b.piece2;
 }
 
+namespace {
+
+void Copy3(const Vec3& v, double* out) {
+  for (int i = 0; i < 3; ++i) out[i] = v[i];
+}
+
+Vec3 V3(const double* p) { return Vec3(p[0], p[1], p[2]); }
+
+}  // namespace
+
+ConstraintRow RowOfRecord(const contact::ConstraintRecord& c) {
+  ConstraintRow r;
+  r.id = c.id;
+  r.kind = static_cast<int32_t>(c.kind);
+  r.age = c.age;
+  r.body1 = c.body1;
+  r.body2 = c.body2;
+  Copy3(c.point, r.point);
+  Copy3(c.point2, r.point2);
+  for (int j = 0; j < 9; ++j) r.base[j] = c.base(j % 3, j / 3);
+  Copy3(c.R, r.R);
+  Copy3(c.U, r.U);
+  r.gap = c.gap;
+  r.area = c.area;
+  r.merit = c.merit;
+  r.surf1 = c.surf1;
+  r.surf2 = c.surf2;
+  r.piece1 = c.piece1;
+  r.piece2 = c.piece2;
+  Copy3(c.X1, r.X1);
+  Copy3(c.X2, r.X2);
+  r.cohesive = c.cohesive ? 1 : 0;
+  return r;
+}
+
+void SetStoredFields(const ConstraintRow& row, contact::ConstraintRecord& r) {
+  r.id = row.id;
+  r.kind = static_cast<contact::ConstraintKind>(row.kind);
+  r.age = row.age;
+  r.body1 = row.body1;
+  r.body2 = row.body2;
+  r.point = V3(row.point);
+  r.point2 = V3(row.point2);
+  for (int j = 0; j < 9; ++j) r.base(j % 3, j / 3) = row.base[j];
+  r.R = V3(row.R);
+  r.U = V3(row.U);
+  r.gap = row.gap;
+  r.area = row.area;
+  r.merit = row.merit;
+  r.surf1 = row.surf1;
+  r.surf2 = row.surf2;
+  r.piece1 = row.piece1;
+  r.piece2 = row.piece2;
+  r.X1 = V3(row.X1);
+  r.X2 = V3(row.X2);
+  r.cohesive = row.cohesive != 0;
+}
+
 }  // namespace solfec::io

@@ -6,6 +6,8 @@
 
 #include <cstdint>
 
+#include "contact/constraint_record.h"
+
 namespace solfec::io {
 
 constexpr int kFormatVersion = 2;  // 2: constraints split into definitions and states
@@ -80,6 +82,13 @@ ConstraintDefRow ConstraintDefOf(const ConstraintRow& r);
 ConstraintStateRow ConstraintStateOf(const ConstraintRow& r);
 ConstraintRow JoinConstraint(const ConstraintDefRow& d, const ConstraintStateRow& s);
 bool SameDefinition(const ConstraintDefRow& a, const ConstraintDefRow& b);  // all but first_frame
+
+// The file's row of a constraint record (contact/constraint_record.h). The file stores every
+// field of the record but U_prev, stroke and face1: each step recomputes them before use
+// (local dynamics assembly, UpdateSpring, the node-to-face update).
+ConstraintRow RowOfRecord(const contact::ConstraintRecord& r);
+// Sets the fields of r that the file stores from row; U_prev, stroke and face1 keep r's.
+void SetStoredFields(const ConstraintRow& row, contact::ConstraintRecord& r);
 
 // /bodies/table: one row per body definition, appended when a body first appears.
 struct BodyDefRow {

@@ -13,10 +13,12 @@
 #include "base/errors.h"
 #include "base/timer.h"
 #include "body/body.h"
+#include "body/body_state.h"
 #include "body/fem/fe_body.h"
 #include "body/fem/ffr_body.h"
 #include "body/fem/reduced_fe_body.h"
 #include "contact/constraint.h"
+#include "contact/constraint_record.h"
 #include "material/hyperelastic.h"
 
 namespace solfec::io {
@@ -519,39 +521,17 @@ void ResultsWriter::StageBodyStates(const domain::Domain& d, FrameRow& f) {
     s.energy[0] = b->KineticEnergy();
     const auto spring = spring_energy.find(b.get());
     s.energy[1] = b->InternalEnergy() + (spring == spring_energy.end() ? 0.0 : spring->second);
-    s.energy[2] = b->external_work;
-    s.energy[3] = b->contact_work;
-    s.energy[4] = b->friction_work;
+    const body::BodyState state = body::PackState(*b);
+    std::copy(state.work.begin(), state.work.end(), s.energy + 2);  // external, contact, friction
     for (int k = 0; k < 5; ++k) f.energy[k] += s.energy[k];
     states_.push_back(s);
-    qbuf_.insert(qbuf_.end(), b->q().data(), b->q().data() + b->q().size());
-    ubuf_.insert(ubuf_.end(), b->u().data(), b->u().data() + b->u().size());
+    qbuf_.insert(qbuf_.end(), state.q, state.q + state.nq);
+    ubuf_.insert(ubuf_.end(), state.u, state.u + state.nu);
   }
 }
 
 ConstraintRow ResultsWriter::RowOf(const contact::Constraint& c) {
-  ConstraintRow r;
-  r.id = c.id;
-  r.kind = static_cast<int32_t>(c.kind);
-  r.age = c.age;
-  r.body1 = c.body1 ? c.body1->id() : -1;
-  r.body2 = c.body2 ? c.body2->id() : -1;
-  Copy3(c.point, r.point);
-  Copy3(c.point2, r.point2);
-  for (int j = 0; j < 9; ++j) r.base[j] = c.base(j % 3, j / 3);
-  Copy3(c.R, r.R);
-  Copy3(c.U, r.U);
-  r.gap = c.gap;
-  r.area = c.area;
-  r.merit = c.merit;
-  r.surf1 = c.surf1;
-  r.surf2 = c.surf2;
-  r.piece1 = c.piece1;
-  r.piece2 = c.piece2;
-  Copy3(c.X1, r.X1);
-  Copy3(c.X2, r.X2);
-  r.cohesive = c.cohesive ? 1 : 0;
-  return r;
+  return RowOfRecord(contact::RecordOf(c));
 }
 
 // A constraint's definition row is reused while its fixed fields stay the same (live_ holds

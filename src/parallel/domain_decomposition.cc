@@ -10,6 +10,8 @@
 
 #include "base/errors.h"
 #include "base/timer.h"
+#include "body/body_state.h"
+#include "contact/constraint_record.h"
 
 namespace solfec::parallel {
 
@@ -20,7 +22,7 @@ using contact::ConstraintKind;
 
 namespace {
 
-constexpr int kConstraintRecord = 53;  // doubles per packed constraint (PackConstraint)
+constexpr int kConstraintRecord = contact::kFlatConstraintSize;  // doubles per PackConstraint
 
 bool IsObstacle(const Body* b) { return b && b->kind() == BodyKind::kObstacle; }
 
@@ -34,116 +36,37 @@ const Body* HomeBody(const Constraint& c) {
   return a ? a : b;
 }
 
-void PackBody(const Body& b, std::vector<double>& out) {
-  out.push_back(static_cast<double>(b.id()));
-  out.push_back(static_cast<double>(b.q().size()));
-  out.push_back(static_cast<double>(b.u().size()));
-  out.insert(out.end(), b.q().data(), b.q().data() + b.q().size());
-  out.insert(out.end(), b.u().data(), b.u().data() + b.u().size());
-  out.push_back(b.external_work);
-  out.push_back(b.contact_work);
-  out.push_back(b.friction_work);
-}
-
 // by_id[id] (null outside it): the bodies indexed by id.
 Body* ById(const std::vector<Body*>& by_id, double id) {
   return id >= 0 && id < static_cast<double>(by_id.size()) ? by_id[static_cast<size_t>(id)]
                                                            : nullptr;
 }
 
+void PackBody(const Body& b, std::vector<double>& out) { body::AppendFlatState(b, out); }
+
 // Reads one PackBody record at p into the domain's copy; returns the body (null when the
 // body is not in this domain) and advances p. by_id, when given, indexes the bodies by id.
 Body* UnpackBody(domain::Domain& d, const double*& p, const std::vector<Body*>* by_id = nullptr) {
-  const Id id = static_cast<Id>(p[0]);
-  const int nq = static_cast<int>(p[1]), nu = static_cast<int>(p[2]);
-  const double* q = p + 3;
-  const double* u = q + nq;
-  const double* w = u + nu;
-  p = w + 3;
-  Body* b = by_id ? ById(*by_id, static_cast<double>(id)) : d.FindBody(id);
+  const body::BodyState s = body::ReadFlatState(p);
+  Body* b = by_id ? ById(*by_id, static_cast<double>(s.id)) : d.FindBody(s.id);
   if (!b) return nullptr;
-  if (b->q().size() != nq || b->u().size() != nu) {
+  if (!body::StateFits(*b, s)) {
     std::ostringstream msg;
-    msg << "solfec-mpi: body " << id << " has " << b->q().size() << " configuration values on "
-        << "this rank but " << nq << " on its owner; the deck must create the same bodies on "
+    msg << "solfec-mpi: body " << s.id << " has " << b->q().size() << " configuration values on "
+        << "this rank but " << s.nq << " on its owner; the deck must create the same bodies on "
         << "every rank";
     throw InputError(msg.str());
   }
-  b->mutable_q() = Eigen::Map<const VecX>(q, nq);
-  b->mutable_u() = Eigen::Map<const VecX>(u, nu);
-  b->external_work = w[0];
-  b->contact_work = w[1];
-  b->friction_work = w[2];
-  b->UpdateShape();
+  body::UnpackState(*b, s);
   return b;
 }
 
 void Put(std::vector<double>& out, const Vec3& v) { out.insert(out.end(), v.data(), v.data() + 3); }
 Vec3 Get3(const double* p) { return Vec3(p[0], p[1], p[2]); }
 
-// kConstraintRecord values: identity and referential data, then what UnpackDynamic reads.
+// The constraint record (contact/constraint_record.h) in its flat form.
 void PackConstraint(const Constraint& c, std::vector<double>& out) {
-  out.push_back(static_cast<double>(c.id));
-  out.push_back(static_cast<double>(static_cast<int>(c.kind)));
-  out.push_back(c.body1 ? static_cast<double>(c.body1->id()) : -1.0);
-  out.push_back(c.body2 ? static_cast<double>(c.body2->id()) : -1.0);
-  out.push_back(c.piece1);
-  out.push_back(c.piece2);
-  out.push_back(c.surf1);
-  out.push_back(c.surf2);
-  Put(out, c.X1);
-  Put(out, c.X2);
-  Put(out, c.point);
-  Put(out, c.point2);
-  out.insert(out.end(), c.base.data(), c.base.data() + 9);
-  out.push_back(c.area);
-  out.push_back(c.gap);
-  Put(out, c.R);
-  Put(out, c.U);
-  Put(out, c.U_prev);
-  out.push_back(c.merit);
-  out.push_back(c.age);
-  out.push_back(c.cohesive ? 1.0 : 0.0);
-  out.push_back(c.stroke);
-  out.push_back(c.face1.size);  // 44..52: not changed during a step
-  out.insert(out.end(), c.face1.nodes.begin(), c.face1.nodes.end());
-  out.insert(out.end(), c.face1.weights.begin(), c.face1.weights.end());
-}
-
-// The fields of a packed constraint that change during a step.
-void UnpackDynamic(const double* p, Constraint& c) {
-  c.point = Get3(p + 14);
-  c.point2 = Get3(p + 17);
-  c.base = Eigen::Map<const Mat3>(p + 20);
-  c.area = p[29];
-  c.gap = p[30];
-  c.R = Get3(p + 31);
-  c.U = Get3(p + 34);
-  c.U_prev = Get3(p + 37);
-  c.merit = p[40];
-  c.age = static_cast<int>(p[41]);
-  c.cohesive = p[42] != 0.0;
-  c.stroke = p[43];
-}
-
-// A packed contact record into c, with its bodies (the caller sets the material).
-void UnpackContact(const double* p, Body* body1, Body* body2, Constraint& c) {
-  c.id = static_cast<Id>(p[0]);
-  c.kind = static_cast<ConstraintKind>(static_cast<int>(p[1]));
-  c.body1 = body1;
-  c.body2 = body2;
-  c.piece1 = static_cast<int>(p[4]);
-  c.piece2 = static_cast<int>(p[5]);
-  c.surf1 = static_cast<int>(p[6]);
-  c.surf2 = static_cast<int>(p[7]);
-  c.X1 = Get3(p + 8);
-  c.X2 = Get3(p + 11);
-  c.face1.size = static_cast<int>(p[44]);
-  for (int a = 0; a < 4; ++a) {
-    c.face1.nodes[a] = static_cast<int>(p[45 + a]);
-    c.face1.weights[a] = p[49 + a];
-  }
-  UnpackDynamic(p, c);
+  contact::AppendFlatRecord(contact::RecordOf(c), out);
 }
 
 }  // namespace
@@ -394,15 +317,16 @@ void DomainDecomposition::Rebalance(domain::Domain& d, bool force) {
 void DomainDecomposition::AdoptMigratedContacts(domain::Domain& d) {
   std::list<Constraint>& list = d.mutable_constraints();
   for (size_t i = 0; i + kConstraintRecord <= migrated_contacts_.size(); i += kConstraintRecord) {
-    const double* p = migrated_contacts_.data() + i;
-    Body* body1 = p[2] >= 0 ? d.FindBody(static_cast<Id>(p[2])) : nullptr;
-    Body* body2 = p[3] >= 0 ? d.FindBody(static_cast<Id>(p[3])) : nullptr;
+    const contact::ConstraintRecord r = contact::ReadFlatRecord(migrated_contacts_.data() + i);
+    Body* body1 = r.body1 >= 0 ? d.FindBody(r.body1) : nullptr;
+    Body* body2 = r.body2 >= 0 ? d.FindBody(r.body2) : nullptr;
     // (Both bodies are here when the contact still holds: the other body overlaps the home
     // body, so it is a ghost of its owner; otherwise the detection ends the contact.)
-    if ((p[2] >= 0 && (!body1 || !Active(*body1))) || (p[3] >= 0 && (!body2 || !Active(*body2))))
+    if ((r.body1 >= 0 && (!body1 || !Active(*body1))) ||
+        (r.body2 >= 0 && (!body2 || !Active(*body2))))
       continue;
     Constraint c;
-    UnpackContact(p, body1, body2, c);
+    contact::SetIdentityAndState(r, body1, body2, c);
     c.material = d.surface_materials().Find(c.surf1, c.surf2);
     if (Home(c)) list.push_back(std::move(c));
   }
@@ -797,16 +721,15 @@ void DomainDecomposition::Synchronize(domain::Domain& d) {
     offset = end;
     if (r == me) continue;
     for (size_t i = begin; i + kConstraintRecord <= end; i += kConstraintRecord) {
-      const double* p = allc.data() + i;
-      const Id id = static_cast<Id>(p[0]);
-      const auto kind = static_cast<ConstraintKind>(static_cast<int>(p[1]));
-      if (kind != ConstraintKind::kContact) {
-        if (Constraint* c = d.FindConstraint(id)) UnpackDynamic(p, *c);
+      const contact::ConstraintRecord r = contact::ReadFlatRecord(allc.data() + i);
+      const Id id = r.id;
+      if (r.kind != ConstraintKind::kContact) {
+        if (Constraint* c = d.FindConstraint(id)) contact::SetState(r, *c);
         continue;
       }
-      Body* body1 = ById(by_id_, p[2]);
-      Body* body2 = ById(by_id_, p[3]);
-      if ((p[2] >= 0 && !body1) || (p[3] >= 0 && !body2)) continue;
+      Body* body1 = ById(by_id_, static_cast<double>(r.body1));
+      Body* body2 = ById(by_id_, static_cast<double>(r.body2));
+      if ((r.body1 >= 0 && !body1) || (r.body2 >= 0 && !body2)) continue;
       if (spare_.empty()) {
         incoming.emplace_back();
       } else {
@@ -814,7 +737,7 @@ void DomainDecomposition::Synchronize(domain::Domain& d) {
         incoming.back() = Constraint();
       }
       Constraint& c = incoming.back();
-      UnpackContact(p, body1, body2, c);
+      contact::SetIdentityAndState(r, body1, body2, c);
       if (c.surf1 != last_s1 || c.surf2 != last_s2 || !last_material) {
         last_s1 = c.surf1;
         last_s2 = c.surf2;
