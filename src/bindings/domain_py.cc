@@ -126,15 +126,22 @@ void DefineBodyAccess(py::class_<Domain>& c) {
         py::arg("mesh") = py::none(), py::arg("form") = "TL", py::arg("evals") = py::none(),
         py::arg("evecs") = py::none())
       .def("add_pressure",
-           [](Domain& d, Id id, int surfid, const py::object& value) {
+           [](Domain& d, Id id, int surfid, const py::object& value, const py::object& follower) {
              Body& b = GetBody(d, id);
              if (auto* fe = dynamic_cast<body::FeBody*>(&b))
-               return fe->AddPressure(surfid, ToScalarOrSeries(value));
-             if (auto* ffr = dynamic_cast<body::FfrBody*>(&b))
+               return fe->AddPressure(surfid, ToScalarOrSeries(value),
+                                      !follower.is_none() && follower.cast<bool>());
+             if (auto* ffr = dynamic_cast<body::FfrBody*>(&b)) {
+               if (!follower.is_none() && !follower.cast<bool>())
+                 throw InputError("PRESSURE: a FINITE_ELEMENT body of form 'FFR' takes the "
+                                  "pressure on its current faces (argument 'follower' must be "
+                                  "True or left out, got False)");
                return ffr->AddPressure(surfid, ToScalarOrSeries(value));
+             }
              throw InputError("PRESSURE: applies to FINITE_ELEMENT bodies only (argument "
                               "'body')");
-           })
+           },
+           py::arg("id"), py::arg("surfid"), py::arg("value"), py::arg("follower") = py::none())
       .def("apply_bulk_material",
            [](Domain& d, Id id, int volid, const material::BulkMaterial& mat) {
              Body& b = GetBody(d, id);
@@ -569,28 +576,28 @@ void DefineDomain(py::module_& m) {
       .def("_set_balance",
            [](Domain& d, double tolerance, bool lockdir, double degenratio, double weightfactor,
               int updatefreq) {
-             if (auto* dec = d.decomposition())
-               dec->SetBalance(tolerance, lockdir, degenratio, weightfactor, updatefreq);
+             d.decomposition().SetBalance(tolerance, lockdir, degenratio, weightfactor,
+                                          updatefreq);
            })
       .def("owns", [](const Domain& d, Id id) { return d.Owns(GetBody(d, id)); })
       .def_property_readonly("parallel_stats",
                              [](Domain& d) -> py::object {
-                               if (!d.decomposition()) return py::none();
-                               return py::cast(d.decomposition()->Stats());
+                               if (!d.distributed()) return py::none();
+                               return py::cast(d.decomposition().Stats());
                              })
       .def("run",
            [](Domain& d, solvers::ConstraintSolver& solver, double duration) {
-             d.interrupt_check = [] {
+             d.set_interrupt_check([] {
                py::gil_scoped_acquire gil;
                if (PyErr_CheckSignals() != 0) throw py::error_already_set();
                return false;
-             };
+             });
              return d.Run(solver, duration);
            },
            py::arg("solver"), py::arg("duration"))
       .def("set_solver_failure",
            [](Domain& d, std::function<bool(const solvers::SolverStats&)> f) {
-             d.solver_failure = std::move(f);
+             d.set_solver_failure(std::move(f));
            })
       .def("set_progress",
            [](Domain& d, const std::string& mode) { domain::SetProgress(d, mode); })
@@ -621,12 +628,9 @@ void DefineDomain(py::module_& m) {
       // Under solfec-mpi (collective) the whole problem of all ranks, rows in rank order.
       // ids, body1, body2, point: who each row is.
       .def("last_problem", [](const Domain& d) {
-        solvers::BlockProblem gathered;
-        std::vector<domain::ProblemRow> gathered_rows;
-        if (d.decomposition()) d.decomposition()->GatherProblem(d, gathered, gathered_rows);
-        const solvers::BlockProblem& p = d.decomposition() ? gathered : d.last_problem();
-        const std::vector<domain::ProblemRow>& rows =
-            d.decomposition() ? gathered_rows : d.last_problem_rows();
+        solvers::BlockProblem p;
+        std::vector<domain::ProblemRow> rows;
+        d.decomposition().GatherProblem(d, p, rows);
         py::dict out;
         std::vector<Id> ids, body1, body2;
         std::vector<double> point;
@@ -640,7 +644,7 @@ void DefineDomain(py::module_& m) {
         out["body1"] = body1;
         out["body2"] = body2;
         out["point"] = point;
-        std::vector<double> W, B, R, U, mu, shift;  // shift: eta min(0, U_N^t) (eq. 7.1)
+        std::vector<double> W, B, R, U, mu, shift;  // shift: eta min(0, U_N^t) + UN_shift
         std::vector<int> kind;
         for (const Mat3& w : p.W)
           for (int i = 0; i < 3; ++i)
@@ -653,7 +657,8 @@ void DefineDomain(py::module_& m) {
           }
           kind.push_back(static_cast<int>(p.laws[a].kind));
           mu.push_back(p.laws[a].friction);
-          shift.push_back(p.laws[a].restitution * std::min(0.0, p.laws[a].UN_prev));
+          shift.push_back(p.laws[a].restitution * std::min(0.0, p.laws[a].UN_prev) +
+                          p.laws[a].UN_shift);
         }
         out["row_ptr"] = p.row_ptr;
         out["col"] = p.col;

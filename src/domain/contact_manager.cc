@@ -86,6 +86,16 @@ bool PiecesAdjacent(const void* context, int body, int a, int b) {
   const Shape& s = bodies[body]->shape();
   const int nc = static_cast<int>(s.convexes.size());
   if (a >= nc || b >= nc) return false;
+  if (bodies[body]->kind() == BodyKind::kFiniteElement) {
+    // Mesh elements are adjacent when they share a node, an element to itself (Solfec-1.0's
+    // ELEMENT_Adjacent): of a sliver overlap at the edge of an element's contact face and
+    // that face's own contact, the sliver is dropped. Shared nodes are equal vertices.
+    if (a == b) return true;
+    for (const Vec3& v : s.convexes[a].vertices)
+      for (const Vec3& w : s.convexes[b].vertices)
+        if (v == w) return true;
+    return false;
+  }
   const auto& nb = s.convexes[a].neighbors;
   return std::find(nb.begin(), nb.end(), b) != nb.end();
 }
@@ -204,7 +214,7 @@ void ContactManager::Detect(Domain& d) {
     // Self-contact (BODY.selfcontact 'ON'): pieces touching in the reference stay apart.
     if (A == B && A->SelfContactExcluded(ia->piece, ib->piece)) continue;
     if (d.excluded_bodies.count(std::minmax(A->id(), B->id()))) continue;
-    if (d.decomposition()) {  // solfec-mpi: only the pair's home rank creates its contacts
+    if (d.distributed()) {  // solfec-mpi: only the pair's home rank creates its contacts
       Constraint probe;
       probe.body1 = A;
       probe.body2 = B;

@@ -68,6 +68,31 @@ class Decomposition {
   virtual std::map<std::string, double> Stats() = 0;
   virtual int rank() const = 0;
   virtual int size() const = 0;
+  // Whether the step is split over ranks (false: the SerialDecomposition).
+  virtual bool distributed() const { return true; }
+};
+
+// The decomposition of a serial run (the null object): one rank owns, sees and solves
+// everything; the collective calls do nothing (GatherIds returns its argument, GatherProblem
+// the domain's last problem).
+class SerialDecomposition final : public Decomposition {
+ public:
+  void BeginStep(Domain&) override {}
+  bool Owns(const body::Body&) const override { return true; }
+  bool Active(const body::Body&) const override { return true; }
+  bool Home(const contact::Constraint&) const override { return true; }
+  void PrepareSolve(Domain&, const std::vector<contact::Constraint*>&,
+                    solvers::BlockProblem&) override {}
+  void FinishSolve(Domain&) override {}
+  std::vector<Id> GatherIds(const std::vector<Id>& mine) override { return mine; }
+  void Synchronize(Domain&) override {}
+  void GatherProblem(const Domain& d, solvers::BlockProblem& whole,
+                     std::vector<ProblemRow>& rows) override;
+  void SetBalance(double, bool, double, double, int) override {}
+  std::map<std::string, double> Stats() override { return {}; }
+  int rank() const override { return 0; }
+  int size() const override { return 1; }
+  bool distributed() const override { return false; }
 };
 
 }  // namespace solfec::domain

@@ -20,7 +20,8 @@ using body::BodyKind;
 using contact::Constraint;
 using contact::ConstraintKind;
 
-Domain::Domain(Analysis analysis, double step) : analysis_(analysis), step_(step) {
+Domain::Domain(Analysis analysis, double step)
+    : analysis_(analysis), step_(step), decomposition_(std::make_unique<SerialDecomposition>()) {
   set_step(step);
 }
 
@@ -66,7 +67,7 @@ contact::Constraint& Domain::AddConstraint(contact::Constraint c) {
 }
 
 void Domain::SetDecomposition(std::unique_ptr<Decomposition> d) {
-  decomposition_ = std::move(d);
+  decomposition_ = d ? std::move(d) : std::make_unique<SerialDecomposition>();
 }
 
 void Domain::SetConstraintIdStride(int stride, int offset) {
@@ -80,10 +81,8 @@ void Domain::RestoreClock(double time, int step_count, Id next_constraint_id) {
   time_ = time;
   step_count_ = step_count;
   next_constraint_id_ = std::max(next_constraint_id_, next_constraint_id);
-  for (Callback& cb : callbacks_) {
-    const double interval = cb.interval > 0.0 ? cb.interval : step_;
-    while (cb.next <= time_ + 1e-9 * step_) cb.next += interval;
-  }
+  for (Callback& cb : callbacks_)
+    cb.when.MovePast(time_, step_, cb.when.interval > 0.0 ? cb.when.interval : step_);
 }
 
 contact::Constraint& Domain::RestoreConstraint(contact::Constraint c) {
@@ -119,7 +118,7 @@ int Domain::num_contacts() const {
 }
 
 void Domain::AddCallback(double interval, std::function<bool()> fn) {
-  callbacks_.push_back({interval, time_ + interval, std::move(fn)});
+  callbacks_.push_back({IntervalEvent{interval, time_ + interval}, std::move(fn)});
 }
 
 void Domain::LimitStepToCritical(bool all) {
@@ -192,108 +191,141 @@ void Domain::GuideObstacles(double t, double h) {
   }
 }
 
+// One time step of manual chapter 1, a stage per line (docs/design.md walks through it).
+// Each stage's wall time goes to its TIMING label; under solfec-mpi the stages work on this
+// rank's bodies and rows, and the decomposition's collective calls join the ranks.
 void Domain::Step(solvers::ConstraintSolver& solver) {
-  if (!decomposition_) LimitStepToCritical(false);  // the configuration may lower it
-  const double h = step_, t = time_;
+  RequireCoupledSolver(solver);  // solfec-mpi: the solver must couple the ranks' rows
+  LimitStep();                   // DEF_EXP: at most half the critical step
+  const double t = time_, h = step_;
   Timer timer;
-  constraint_index_valid_ = false;
+  const auto stage = [&timer](auto&& run) {
+    timer.Start();
+    run();
+    return timer.Stop();
+  };
+  StageTimes& times = stage_times_;
+  times.PARBAL = stage([&] { BalanceRanks(); });  // solfec-mpi: migration, ghosts
+  times.TIMINT = stage([&] { BeginIntegration(t, h); });    // q(t+h/2), u_free
+  times.CONUPD = stage([&] { UpdateConstraints(); });       // frames at q(t+h/2)
+  times.CONDET = stage([&] { DetectContacts(); });          // new contacts, sparsified
+  times.LOCDYN = stage([&] { AssembleLocalDynamics(t, h, solver); });  // W, B
+  times.CONSOL = stage([&] {
+    SolveConstraints(h, solver);  // R: C(B + W R, R) = 0; impulses h H^T R
+    BreakConstraints();           // |R| > strength
+  });
+  times.TIMINT += stage([&] { EndIntegration(t, h); });  // u(t+h), q(t+h); t += h
+  times.PARBAL += stage([&] { SynchronizeRanksIfDue(); });  // before output, callbacks
+  NotifyObservers();  // output, progress
+}
 
-  // q(t+h/2) = q(t) + h/2 u(t); u_free = u(t) + h A^-1 f(t+h/2)       (integration)
-  timer.Start();
-  // QUASI_STATIC: q and the loads at t+h, u_free = h A^-1 f (quasi_static_integrator.h).
+// --- the stages of Step
+
+void Domain::RequireCoupledSolver(const solvers::ConstraintSolver& solver) const {
+  if (!distributed() || solver.supports_coupling()) return;
+  throw InputError(std::string(solver.name()) +
+                   (solver.matrix_free() ? " (locdyn 'OFF')" : "") +
+                   ": not available in solfec-mpi runs yet; use GAUSS_SEIDEL_SOLVER, "
+                   "PENALTY_SOLVER or NEWTON_SOLVER (docs/parallel.md)");
+}
+
+void Domain::BalanceRanks() {
+  decomposition_->BeginStep(*this);  // collective; nothing in serial runs
+  constraint_index_valid_ = false;
+}
+
+void Domain::LimitStep() {
+  // solfec-mpi lowers the step only at the start of RUN (Run), when every rank sees every
+  // body, so that the ranks keep one step.
+  if (!distributed()) LimitStepToCritical(false);
+}
+
+// q(t+h/2) = q(t) + h/2 u(t); u_free = u(t) + h A^-1 f(t+h/2). QUASI_STATIC: q and the loads
+// at t+h, u_free = h A^-1 f (quasi_static_integrator.h).
+void Domain::BeginIntegration(double t, double h) {
   const bool qs = analysis_ == Analysis::kQuasiStatic;
   const auto mode = qs ? integration::Mode::kQuasiStatic : integration::Mode::kDynamic;
   const Vec3 g = Gravity(qs ? t + h : t + 0.5 * h);
-  Decomposition* dec = decomposition_.get();
-  if (dec) {
-    // solfec-mpi: rebalancing, migration, ghost refresh (collective; PARBAL).
-    Timer balance;
-    balance.Start();
-    const std::string name = solver.name();
-    if (solver.matrix_free() || (name != "GAUSS_SEIDEL_SOLVER" && name != "PENALTY_SOLVER" &&
-                                 name != "NEWTON_SOLVER"))
-      throw InputError(std::string(solver.name()) +
-                       (solver.matrix_free() ? " (locdyn 'OFF')" : "") + ": not available in solfec-mpi runs yet; use GAUSS_SEIDEL_SOLVER, "
-                       "PENALTY_SOLVER or NEWTON_SOLVER (docs/parallel.md)");
-    dec->BeginStep(*this);
-    constraint_index_valid_ = false;
-    stage_times_.PARBAL = balance.Stop();
-    timer.Start();  // TIMINT without the balancing
-  }
-  std::vector<Body*> active;
-  active.reserve(bodies_.size());
+  active_.clear();
+  active_.reserve(bodies_.size());
   for (auto& b : bodies_)
-    if (Active(*b)) active.push_back(b.get());
-  for (Body* b : active) integration::CheckStep(*b, h, mode);  // throws before anything moves
-  for (Body* b : active) integration::BeginStep(*b, t, h, mode);
-  for (Body* b : active) integration::FreeVelocity(*b, t, h, g, mode);
-  stage_times_.TIMINT = timer.Stop();
+    if (Active(*b)) active_.push_back(b.get());
+  for (Body* b : active_) integration::CheckStep(*b, h, mode);  // throws before anything moves
+  for (Body* b : active_) integration::BeginStep(*b, t, h, mode);
+  for (Body* b : active_) integration::FreeVelocity(*b, t, h, g, mode);
+}
 
-  // update existing constraints at q(t+h/2)                           (contact)
-  timer.Start();
+// Existing contacts and the user constraints at q(t+h/2).
+void Domain::UpdateConstraints() {
   contacts_.Update(*this);
   UpdateUserConstraints();
-  stage_times_.CONUPD = timer.Stop();
+}
 
-  // detect new contacts, sparsify                                      (contact)
-  timer.Start();
+void Domain::DetectContacts() {
   contacts_.Detect(*this);
   CheckPenetration();
-  stage_times_.CONDET = timer.Stop();
+}
 
-  // W = h H A^-1 H^T, B = H u_free                                     (local_dynamics)
-  timer.Start();
-  GuideObstacles(t, h);  // DYNAMIC: obstacles moved by their constraints, before the rest
-  std::vector<Constraint*> rows;
-  rows.reserve(constraints_.size());
-  // The obstacles' own constraints are solved (DYNAMIC) or vacuous (QUASI_STATIC: only
-  // FIX_POINT / FIX_DIRECTION, which Solfec-1.0 decks put on obstacles, are accepted there).
+// W = h H A^-1 H^T, B = H u_free of the rows this rank solves. DYNAMIC: the obstacles moved
+// by their own constraints get their velocity first (GuideObstacles); those rows are not
+// solved again (QUASI_STATIC: only FIX_POINT / FIX_DIRECTION, which Solfec-1.0 decks put on
+// obstacles, are accepted there, and they are vacuous).
+void Domain::AssembleLocalDynamics(double t, double h, const solvers::ConstraintSolver& solver) {
+  GuideObstacles(t, h);
+  rows_.clear();
+  rows_.reserve(constraints_.size());
   for (Constraint& c : constraints_)
-    if (Home(c) && !GuidesObstacles(c)) rows.push_back(&c);
-  local_dynamics_.Assemble(rows, t, h, problem_, {solver.matrix_free(), qs});
-  problem_rows_.resize(rows.size());
-  for (size_t i = 0; i < rows.size(); ++i) {
-    const Constraint& c = *rows[i];
+    if (Home(c) && !GuidesObstacles(c)) rows_.push_back(&c);
+  local_dynamics_.Assemble(rows_, t, h, problem_,
+                           {solver.matrix_free(), analysis_ == Analysis::kQuasiStatic});
+  problem_rows_.resize(rows_.size());
+  for (size_t i = 0; i < rows_.size(); ++i) {
+    const Constraint& c = *rows_[i];
     problem_rows_[i] = {c.id, c.body1 ? c.body1->id() : -1, c.body2 ? c.body2->id() : -1,
                         c.point};
   }
-  stage_times_.LOCDYN = timer.Stop();
+}
 
-  // solve C(B + W R, R) = 0                                            (solvers)
-  timer.Start();
-  if (dec) dec->PrepareSolve(*this, rows, problem_);
+// Solves C(B + W R, R) = 0 and adds h H^T R to the bodies' impulses (solfec-mpi: with the
+// other ranks' rows, and the impulses on bodies owned elsewhere sent to their owners).
+void Domain::SolveConstraints(double h, solvers::ConstraintSolver& solver) {
+  decomposition_->PrepareSolve(*this, rows_, problem_);
   try {
     solver_stats_ = solver.Solve(problem_);
   } catch (...) {
     problem_.coupling = nullptr;
     throw;
   }
-  local_dynamics_.Scatter(rows, h, problem_);
-  if (dec) {
-    problem_.coupling = nullptr;
-    dec->FinishSolve(*this);
-  }
-  for (size_t i = 0; i < rows.size(); ++i)
-    rows[i]->merit = i < solver_stats_.row_merit.size() ? solver_stats_.row_merit[i] : 0.0;
-  // constraints with a strength break once |R| exceeds it (FIX_POINT, PUT_RIGID_LINK)
-  if (dec) {  // the home rank decides; every rank's copy goes
-    std::vector<Id> broken;
-    for (const Constraint* c : rows)
-      if (c->strength > 0 && c->R.norm() > c->strength) broken.push_back(c->id);
-    const std::vector<Id> all = dec->GatherIds(broken);
+  problem_.coupling = nullptr;
+  local_dynamics_.Scatter(rows_, h, problem_);
+  decomposition_->FinishSolve(*this);
+  for (size_t i = 0; i < rows_.size(); ++i)
+    rows_[i]->merit = i < solver_stats_.row_merit.size() ? solver_stats_.row_merit[i] : 0.0;
+}
+
+// Constraints with a strength (FIX_POINT, PUT_RIGID_LINK) break once |R| exceeds it; the
+// home rank decides and every rank's copy goes.
+void Domain::BreakConstraints() {
+  std::vector<Id> broken;
+  for (const Constraint& c : constraints_)
+    if (Home(c) && c.strength > 0 && c.R.norm() > c.strength) broken.push_back(c.id);
+  const std::vector<Id> all = decomposition_->GatherIds(broken);
+  if (!all.empty()) {
     const std::set<Id> gone(all.begin(), all.end());
     constraints_.remove_if([&gone](const Constraint& c) { return gone.count(c.id) > 0; });
-  } else {
-    constraints_.remove_if(
-        [](const Constraint& c) { return c.strength > 0 && c.R.norm() > c.strength; });
   }
+  rows_.clear();  // (may point at removed constraints)
   constraint_index_valid_ = false;
-  stage_times_.CONSOL = timer.Stop();
+}
 
-  // u(t+h) = u_free + A^-1 H^T R h; q(t+h) = q(t+h/2) + h/2 u(t+h)     (integration)
-  timer.Start();
-  for (Body* b : active)
+// u(t+h) = u_free + A^-1 H^T R h; q(t+h) = q(t+h/2) + h/2 u(t+h) for the bodies this rank
+// owns (and the obstacles); contact work; the clock; NaN check; EXTENTS.
+void Domain::EndIntegration(double t, double h) {
+  const auto mode = analysis_ == Analysis::kQuasiStatic ? integration::Mode::kQuasiStatic
+                                                        : integration::Mode::kDynamic;
+  for (Body* b : active_)
     if (Owns(*b) || b->kind() == BodyKind::kObstacle) integration::EndStep(*b, t, h, mode);
+  active_.clear();
   AccountContactWork(h);
   time_ = t + h;
   ++step_count_;
@@ -303,20 +335,25 @@ void Domain::Step(solvers::ConstraintSolver& solver) {
   deleted_last_step_ = static_cast<int>(before - bodies_.size());
   new_last_step_ = bodies_added_since_step_;
   bodies_added_since_step_ = 0;
-  stage_times_.TIMINT += timer.Stop();
-
-  if (dec && (OutputDue() || CallbackDue())) {
-    // Every rank's copy current before output and callbacks (solfec-mpi).
-    Timer sync;
-    sync.Start();
-    dec->Synchronize(*this);
-    synchronized_step_ = step_count_;
-    constraint_index_valid_ = false;
-    stage_times_.PARBAL += sync.Stop();
-  }
-  for (auto& obs : step_observers) obs(*this);
-  if (progress) progress(*this);
 }
+
+// solfec-mpi: every rank's copy current before output and callbacks read it.
+void Domain::SynchronizeRanksIfDue() {
+  if (ObserverDue() || CallbackDue()) SynchronizeRanks();
+}
+
+void Domain::SynchronizeRanks() {
+  decomposition_->Synchronize(*this);  // collective; nothing in serial runs
+  synchronized_step_ = step_count_;
+  constraint_index_valid_ = false;
+}
+
+void Domain::NotifyObservers() {
+  for (const StepObserver& o : step_observers_) o.after_step(*this);
+  if (progress_) progress_(*this);
+}
+
+// --- RUN
 
 bool Domain::Run(solvers::ConstraintSolver& solver, double duration) {
   LimitStepToCritical(true);  // explicit bodies: the step Solfec-1.0 would take
@@ -334,35 +371,36 @@ bool Domain::Run(solvers::ConstraintSolver& solver, double duration) {
                    step_count_, time_, solver_stats_.merit, solver_stats_.iters,
                    solver_stats_.error.c_str());
     }
-    if (!solver_stats_.converged && solver_failure && !solver_failure(solver_stats_))
+    if (!solver_stats_.converged && solver_failure_ && !solver_failure_(solver_stats_))
       return false;
     for (Callback& cb : callbacks_) {
-      if (time_ + 1e-9 * step_ >= cb.next) {
-        const double interval = cb.interval > 0.0 ? cb.interval : step_;
-        while (cb.next <= time_ + 1e-9 * step_) cb.next += interval;
+      if (cb.when.Due(time_, step_)) {
+        cb.when.MovePast(time_, step_, cb.when.interval > 0.0 ? cb.when.interval : step_);
         if (!cb.fn()) return false;
       }
     }
-    if (interrupt_check && interrupt_check()) return false;
+    if (interrupt_check_ && interrupt_check_()) return false;
   }
-  if (decomposition_ && synchronized_step_ != step_count_) {
-    decomposition_->Synchronize(*this);  // the deck reads a current state after RUN
-    synchronized_step_ = step_count_;
-    constraint_index_valid_ = false;
-  }
+  // The deck reads a current state after RUN.
+  if (synchronized_step_ != step_count_) SynchronizeRanks();
   return true;
 }
 
 bool Domain::CallbackDue() const {
   for (const Callback& cb : callbacks_)
-    if (time_ + 1e-9 * step_ >= cb.next) return true;
+    if (cb.when.Due(time_, step_)) return true;
   return false;
 }
 
-bool Domain::OutputDue() const {
-  for (const auto& due : output_due)
-    if (due(*this)) return true;
+bool Domain::ObserverDue() const {
+  for (const StepObserver& o : step_observers_)
+    if (o.due && o.due(*this)) return true;
   return false;
+}
+
+void Domain::AddStepObserver(std::function<void(const Domain&)> after_step,
+                             std::function<bool(const Domain&)> due) {
+  step_observers_.push_back({std::move(after_step), std::move(due)});
 }
 
 void Domain::UpdateUserConstraints() {
@@ -447,7 +485,7 @@ void Domain::DeleteBodiesOutsideExtents() {
         x.z() > e[5])
       out.push_back(b->id());
   }
-  if (decomposition_) out = decomposition_->GatherIds(out);  // every rank deletes them
+  out = decomposition_->GatherIds(out);  // every rank deletes them (solfec-mpi)
   for (Id id : out) DeleteBody(id);
 }
 

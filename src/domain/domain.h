@@ -14,6 +14,7 @@
 #include <utility>
 #include <vector>
 
+#include "base/interval_event.h"
 #include "base/time_series.h"
 #include "base/timer.h"
 #include "base/types.h"
@@ -79,20 +80,22 @@ class Domain {
   // callbacks; returns false if a callback or the interrupt hook stopped it.
   bool Run(solvers::ConstraintSolver& solver, double duration);
 
-  struct Callback {
-    double interval = 0.0;
-    double next = 0.0;
-    std::function<bool()> fn;  // false stops RUN
-  };
+  // fn() every `interval` [s] of simulated time (0: every step) between RUN's steps; false
+  // stops RUN.
   void AddCallback(double interval, std::function<bool()> fn);
-  // Called after every step (output, progress); may throw to stop the run.
-  std::vector<std::function<void(const Domain&)>> step_observers;
-  // Progress report after every step (see domain/progress.h); replaced, not accumulated.
-  std::function<void(const Domain&)> progress;
+  // after_step(domain) after every step (output); may throw to stop the run. due(domain):
+  // whether after_step will read the state of this step (solfec-mpi synchronizes the ranks'
+  // copies first); none: never.
+  void AddStepObserver(std::function<void(const Domain&)> after_step,
+                       std::function<bool(const Domain&)> due = nullptr);
+  // Progress report after every step (see domain/progress.h); replaces the previous one.
+  void set_progress(std::function<void(const Domain&)> report) { progress_ = std::move(report); }
   // Polled every step; returns true to interrupt the run (e.g. Ctrl-C in Python).
-  std::function<bool()> interrupt_check;
+  void set_interrupt_check(std::function<bool()> check) { interrupt_check_ = std::move(check); }
   // Failure policy for solver statistics: returns false to stop the run.
-  std::function<bool(const solvers::SolverStats&)> solver_failure;
+  void set_solver_failure(std::function<bool(const solvers::SolverStats&)> policy) {
+    solver_failure_ = std::move(policy);
+  }
 
   // --- options
   Analysis analysis() const { return analysis_; }
@@ -122,23 +125,20 @@ class Domain {
   // CONTACT_EXCLUDE_OBJECTS: (body id, piece) pairs that never touch.
   std::set<std::pair<std::pair<Id, int>, std::pair<Id, int>>> excluded_objects;
 
-  // --- solfec-mpi (domain/decomposition.h); none in serial runs
+  // --- solfec-mpi (domain/decomposition.h); serial runs have the SerialDecomposition
   void SetDecomposition(std::unique_ptr<Decomposition> d);
-  Decomposition* decomposition() const { return decomposition_.get(); }
+  Decomposition& decomposition() const { return *decomposition_; }
+  // Whether the step is split over MPI ranks (solfec-mpi).
+  bool distributed() const { return decomposition_->distributed(); }
   // b takes part in this rank's step (always true in serial runs).
-  bool Active(const body::Body& b) const { return !decomposition_ || decomposition_->Active(b); }
+  bool Active(const body::Body& b) const { return decomposition_->Active(b); }
   // This rank integrates b (serial: every body).
-  bool Owns(const body::Body& b) const { return !decomposition_ || decomposition_->Owns(b); }
+  bool Owns(const body::Body& b) const { return decomposition_->Owns(b); }
   // This rank solves c (serial: every constraint).
-  bool Home(const contact::Constraint& c) const {
-    return !decomposition_ || decomposition_->Home(c);
-  }
+  bool Home(const contact::Constraint& c) const { return decomposition_->Home(c); }
   // New constraint ids from here on are next, next + stride, ... shifted by offset (ranks
   // number their new constraints apart: offset = rank, stride = number of ranks).
   void SetConstraintIdStride(int stride, int offset);
-  // Output frames due after this step (Output::Attach registers its test): solfec-mpi
-  // synchronizes the ranks' copies before such a step's observers run.
-  std::vector<std::function<bool(const Domain&)>> output_due;
 
   // --- last step statistics
   const solvers::SolverStats& solver_stats() const { return solver_stats_; }
@@ -171,7 +171,22 @@ class Domain {
   void DeleteBodiesOutsideExtents();
   void CheckFinite() const;
   bool CallbackDue() const;
-  bool OutputDue() const;
+  bool ObserverDue() const;
+
+  // --- the stages of Step (domain.cc), in their order
+  void RequireCoupledSolver(const solvers::ConstraintSolver& solver) const;
+  void BalanceRanks();
+  void LimitStep();
+  void BeginIntegration(double t, double h);
+  void UpdateConstraints();
+  void DetectContacts();
+  void AssembleLocalDynamics(double t, double h, const solvers::ConstraintSolver& solver);
+  void SolveConstraints(double h, solvers::ConstraintSolver& solver);
+  void BreakConstraints();
+  void EndIntegration(double t, double h);
+  void SynchronizeRanksIfDue();
+  void SynchronizeRanks();
+  void NotifyObservers();
 
   Analysis analysis_;
   double step_;
@@ -179,7 +194,7 @@ class Domain {
   int step_count_ = 0;
   Id next_body_id_ = 0, next_constraint_id_ = 0;
   int constraint_id_stride_ = 1;
-  std::unique_ptr<Decomposition> decomposition_;
+  std::unique_ptr<Decomposition> decomposition_;  // never null (SerialDecomposition)
   int synchronized_step_ = -1;  // step_count_ of the last Synchronize
   std::vector<std::unique_ptr<body::Body>> bodies_;
   std::map<Id, body::Body*> body_by_id_;
@@ -188,7 +203,19 @@ class Domain {
   bool constraint_index_valid_ = false;
   material::SurfaceMaterialTable surface_materials_;
   std::array<ScalarOrSeries, 3> gravity_;
+  struct Callback {
+    IntervalEvent when;
+    std::function<bool()> fn;  // false stops RUN
+  };
   std::vector<Callback> callbacks_;
+  struct StepObserver {
+    std::function<void(const Domain&)> after_step;
+    std::function<bool(const Domain&)> due;
+  };
+  std::vector<StepObserver> step_observers_;
+  std::function<void(const Domain&)> progress_;
+  std::function<bool()> interrupt_check_;
+  std::function<bool(const solvers::SolverStats&)> solver_failure_;
 
   ContactManager contacts_;
   local_dynamics::LocalDynamics local_dynamics_;
@@ -199,7 +226,9 @@ class Domain {
   void GuideObstacles(double t, double h);
   local_dynamics::LocalDynamics guide_dynamics_;
   solvers::BlockProblem guide_problem_;
-  std::vector<ProblemRow> problem_rows_;  // who the rows of problem_ are
+  std::vector<body::Body*> active_;         // the bodies of this rank's step
+  std::vector<contact::Constraint*> rows_;  // the constraints of problem_'s rows
+  std::vector<ProblemRow> problem_rows_;    // who the rows of problem_ are
   solvers::SolverStats solver_stats_;
   StageTimes stage_times_;
   double run_end_time_ = 0.0;

@@ -111,11 +111,11 @@ struct Printer {
 
 void SetProgress(Domain& d, const std::string& mode) {
   if (mode == "OFF") {
-    d.progress = nullptr;
+    d.set_progress(nullptr);
   } else if (mode == "ON" || mode == "%" || mode == "%\n") {
     Printer p;
     p.percent = mode != "ON";
-    d.progress = p;
+    d.set_progress(p);
   } else {
     throw InputError("SOLFEC: unknown verbose mode '" + mode +
                      "' (member 'verbose'); use 'ON', 'OFF' or '%'");

@@ -15,33 +15,27 @@ Output::Output(std::string results_path, std::string state_path, bool append,
 void Output::Attach(const std::shared_ptr<Output>& self, domain::Domain& d) {
   if (self->attached_) return;
   self->attached_ = true;
-  d.step_observers.push_back([self](const domain::Domain& dom) { self->AfterStep(dom); });
-  // solfec-mpi synchronizes the ranks before a step whose frame is written.
-  d.output_due.push_back([self](const domain::Domain& dom) {
-    return self->interval_ <= 0.0 || dom.time() + 1e-9 * dom.step() >= self->next_;
-  });
+  // (solfec-mpi synchronizes the ranks before a step whose frame is written)
+  d.AddStepObserver([self](const domain::Domain& dom) { self->AfterStep(dom); },
+                    [self](const domain::Domain& dom) { return self->FrameDue(dom); });
 }
 
 void Output::WriteFrame(const domain::Domain& d) {
   writer_.WriteFrame(d, newbods_, delbods_);
   newbods_ = delbods_ = 0;
-  if (interval_ > 0.0) {
-    const double eps = 1e-9 * d.step();
-    while (next_ <= d.time() + eps) next_ += interval_;
-  }
+  if (frames_.interval > 0.0) frames_.MovePast(d.time(), d.step(), frames_.interval);
 }
 
 void Output::BeginRun(const domain::Domain& d) {
   run_start_ = Clock::now();
   run_start_time_ = d.time();
   if (writer_.frames() == 0) {
-    next_ = d.time();
+    frames_.next = d.time();
     WriteFrame(d);
     WriteState(d);
-  } else if (interval_ > 0.0) {
-    next_ = 0.0;
-    const double eps = 1e-9 * d.step();
-    while (next_ <= writer_.last_frame_time() + eps) next_ += interval_;
+  } else if (frames_.interval > 0.0) {
+    frames_.next = 0.0;
+    frames_.MovePast(writer_.last_frame_time(), d.step(), frames_.interval);
   }
   MaybeWriteState(d);
 }
@@ -61,10 +55,14 @@ void Output::MaybeWriteState(const domain::Domain& d) const {
   if (std::chrono::duration<double>(Clock::now() - last_state_).count() >= 1.0) WriteState(d);
 }
 
+bool Output::FrameDue(const domain::Domain& d) const {
+  return frames_.interval <= 0.0 || frames_.Due(d.time(), d.step());
+}
+
 void Output::AfterStep(const domain::Domain& d) {
   newbods_ += d.num_new_bodies_last_step();
   delbods_ += d.num_deleted_bodies_last_step();
-  if (interval_ <= 0.0 || d.time() + 1e-9 * d.step() >= next_) WriteFrame(d);
+  if (FrameDue(d)) WriteFrame(d);
   MaybeWriteState(d);
 }
 

@@ -8,6 +8,7 @@
 #include <memory>
 #include <string>
 
+#include "base/interval_event.h"
 #include "domain/domain.h"
 #include "io/results_writer.h"
 
@@ -23,8 +24,8 @@ class Output {
   // Registers the per-step observer on `d` (once); `self` keeps the Output alive there.
   static void Attach(const std::shared_ptr<Output>& self, domain::Domain& d);
 
-  void set_interval(double seconds) { interval_ = seconds; }  // 0: every step
-  double interval() const { return interval_; }
+  void set_interval(double seconds) { frames_.interval = seconds; }  // 0: every step
+  double interval() const { return frames_.interval; }
   void set_compression(bool on) { writer_.set_compression(on); }
   void set_bases_in_file(bool on) { writer_.set_bases_in_file(on); }
   ResultsWriter& writer() { return writer_; }
@@ -37,6 +38,8 @@ class Output {
   void Finish(const domain::Domain& d);
   // Called after every step.
   void AfterStep(const domain::Domain& d);
+  // Whether AfterStep writes a frame after the last step of `d`.
+  bool FrameDue(const domain::Domain& d) const;
   void WriteFrame(const domain::Domain& d);
   void WriteState(const domain::Domain& d) const;
   void MaybeWriteState(const domain::Domain& d) const;
@@ -45,8 +48,7 @@ class Output {
   using Clock = std::chrono::steady_clock;
   ResultsWriter writer_;
   std::string state_path_;
-  double interval_ = 0.0;
-  double next_ = 0.0;  // time of the next frame (interval > 0)
+  IntervalEvent frames_;  // interval (0: every step) and time of the next frame
   int newbods_ = 0, delbods_ = 0;
   bool attached_ = false;
   Clock::time_point run_start_ = Clock::now();

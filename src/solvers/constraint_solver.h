@@ -35,6 +35,9 @@ class ConstraintSolver {
   // True when the solver works with a matrix-free W (BlockProblem::W_operator): the
   // assembly may then skip the off-diagonal blocks (NEWTON_SOLVER locdyn 'OFF').
   virtual bool matrix_free() const { return false; }
+  // True when the solver can solve the rows of one process coupled to other processes' rows
+  // (BlockProblem::coupling, solfec-mpi).
+  virtual bool supports_coupling() const { return false; }
 
   // Solfec-1.0 'itershist': while on, every Solve appends its iteration count (set_itershist
   // clears the list).

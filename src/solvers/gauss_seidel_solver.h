@@ -98,6 +98,7 @@ class GaussSeidelSolver final : public ConstraintSolver {
   // failure policy (may throw SolverError under 'EXIT').
   SolverStats Solve(BlockProblem& problem) override;
   const char* name() const override { return "GAUSS_SEIDEL_SOLVER"; }
+  bool supports_coupling() const override { return true; }
 
   const GaussSeidelOptions& options() const { return options_; }
   // Validates before storing.

@@ -67,6 +67,7 @@ class NewtonSolver final : public ConstraintSolver {
   SolverStats Solve(BlockProblem& problem) override;
   const char* name() const override { return "NEWTON_SOLVER"; }
   bool matrix_free() const override { return !options_.locdyn; }
+  bool supports_coupling() const override { return !matrix_free(); }  // (locdyn 'ON')
 
   const NewtonOptions& options() const { return options_; }
   void set_options(const NewtonOptions& options);

@@ -55,6 +55,7 @@ class PenaltySolver final : public ConstraintSolver {
   // bilateral rows, error 'DIVERGED' when the sweeps did not converge.
   SolverStats Solve(BlockProblem& problem) override;
   const char* name() const override { return "PENALTY_SOLVER"; }
+  bool supports_coupling() const override { return true; }
 
   PenaltyVariant variant() const { return variant_; }
   void set_variant(PenaltyVariant v) { variant_ = v; }
