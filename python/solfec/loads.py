@@ -86,14 +86,19 @@ def TORQUE(body, kind, direction, value):
     body._d.add_load(body._id, True, conv, (0.0, 0.0, 0.0), d, _value(value, r, "value"), None)
 
 
-def PRESSURE(body, surfid, value):
-    """PRESSURE(body, surfid, value): follower pressure [Pa] (number or TIME_SERIES) on the
-    current boundary faces with surface id `surfid` of a FINITE_ELEMENT body's mesh: traction
-    p n, n the outward normal, as Solfec-1.0 (negative values push into the body)."""
+def PRESSURE(body, surfid, value, follower=None):
+    """PRESSURE(body, surfid, value | follower): pressure [Pa] (number or TIME_SERIES) on the
+    boundary faces with surface id `surfid` of a FINITE_ELEMENT body's mesh: traction p n, n
+    the outward normal, as Solfec-1.0 (negative values push into the body). By default, as
+    Solfec-1.0, on the referential (undeformed) faces: a dead load; follower=True: on the
+    current faces. Form 'FFR' bodies always take the current faces."""
     r = "PRESSURE"
     A.instance(body, BODY, r, "body")
     if body.kind != "FINITE_ELEMENT":
         raise ValueError(f"PRESSURE: applies to FINITE_ELEMENT bodies only, got a {body.kind} "
                          f"body (argument 'body')")
     sid = A.integer(surfid, r, "surfid")
-    body._d.add_pressure(body._id, sid, _value(value, r, "value"))
+    if follower is not None and not isinstance(follower, bool):
+        raise ValueError(f"PRESSURE: 'follower' must be True or False, got {follower!r} "
+                         f"(argument 'follower')")
+    body._d.add_pressure(body._id, sid, _value(value, r, "value"), follower)

@@ -113,11 +113,11 @@ std::vector<Id> PartitionBody(Domain& d, Id id, int parts) {
     return split.element_part[e];
   };
   for (const body::PointLoad& l : parent.loads()) made[part_at(l.point)]->loads().push_back(l);
-  for (const auto& [surfid, value] : parent.pressure_loads())
+  for (const auto& [surfid, value, follower] : parent.pressure_loads())
     for (auto& p : made)
       for (const auto& f : p->mesh().BoundaryFaces())
         if (f.surfid == surfid) {
-          p->AddPressure(surfid, value);
+          p->AddPressure(surfid, value, follower);
           break;
         }
   made.front()->external_work = parent.external_work;  // domain totals unchanged

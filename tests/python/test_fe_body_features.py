@@ -34,6 +34,7 @@ def test_embedded_convex_rests_on_its_own_bottom_with_the_mesh_mass(outdir):
     # Convex block [-0.4, 0.4]^2 x [0.05, 0.85] inside the mesh cube [-0.5, 0.5]^2 x [0, 1].
     b = BODY(sol, "FINITE_ELEMENT", box(-0.4, -0.4, 0.05, 0.8, 0.8, 0.8), bulk,
              mesh=cube_mesh(-0.5, -0.5, 0.0, 1.0, 2))
+    b.scheme = "DEF_LIM"
     b.damping = 1e-2
     assert b.mass == pytest.approx(1000.0, rel=1e-12)  # the mesh volume 1, not 0.512
     GRAVITY(sol, (0, 0, -G))
@@ -69,6 +70,7 @@ def test_pressure_on_a_face_gives_the_momentum_p_a_t(outdir):
     # (the face stays flat and its area changes by the strain ~1e-5).
     sol, bulk = model(outdir, 1e-3, young=1e8)
     b = BODY(sol, "FINITE_ELEMENT", cube_mesh(0, 0, 0, 1.0, 2), bulk)
+    b.scheme = "DEF_LIM"
     PRESSURE(b, 6, -100.0)  # pushes into the body: the top face down
     RUN(sol, GAUSS_SEIDEL_SOLVER(1e-10, 100), 0.1)
     v = np.array(b.velo).reshape(-1, 3)
@@ -88,16 +90,17 @@ def test_pressure_on_a_face_gives_the_momentum_p_a_t(outdir):
 
 
 def test_hydrostatic_pressure_compresses_a_cube_uniformly(outdir):
-    # p on all six faces of a free cube, run to rest (DEF_LIM, damping): uniform stretch l with
-    # Cauchy stress -p, i.e. for Saint Venant-Kirchhoff 3 K (l^2 - 1) / (2 l) = -p,
-    # K = E / (3 (1 - 2 nu)). The 2x2x2 mesh reproduces a homogeneous state exactly, so the
+    # follower p on all six faces of a free cube, run to rest (DEF_LIM, damping): uniform
+    # stretch l with Cauchy stress -p, i.e. for Saint Venant-Kirchhoff
+    # 3 K (l^2 - 1) / (2 l) = -p, K = E / (3 (1 - 2 nu)). The 2x2x2 mesh reproduces a homogeneous state exactly, so the
     # edge lengths match l to the rest tolerance (velocities < 1e-6 m/s after damping).
     E, nu, p = 1e7, 0.25, 1e5
     sol, bulk = model(outdir, 1e-3, young=E, poisson=nu)
     b = BODY(sol, "FINITE_ELEMENT", cube_mesh(0, 0, 0, 1.0, 2), bulk)
+    b.scheme = "DEF_LIM"
     b.damping = 1e-2
     for sid in range(1, 7):
-        PRESSURE(b, sid, TIME_SERIES([0, 0, 0.1, -p, 10, -p]))  # compresses
+        PRESSURE(b, sid, TIME_SERIES([0, 0, 0.1, -p, 10, -p]), follower=True)  # compresses
     RUN(sol, GAUSS_SEIDEL_SOLVER(1e-10, 100), 0.6)
     K = E / (3 * (1 - 2 * nu))
     # 3K l^2 + 2p l - 3K = 0
@@ -156,6 +159,7 @@ def u_strip():
 def run_strip(outdir, selfcontact):
     sol, bulk = model(outdir, 2e-3, young=1e6, density=100.0)
     b = BODY(sol, "FINITE_ELEMENT", u_strip(), bulk)
+    b.scheme = "DEF_LIM"
     X0 = nodes(b).copy()
     b.damping = 5e-3
     b.selfcontact = selfcontact

@@ -159,10 +159,29 @@ def test_follower_pressure_stretches_the_bar_to_the_svk_solution(outdir):
     # 7e-4, 3e-7, 5e-9 at t = 1, 2, 3 s (lateral deviation 8e-7, 2e-8, 3e-10 m).
     E, nu, L, a, s = 1e8, 0.3, 1.0, 0.1, 1e6  # strain 1e-2
     sol, b, X = bar_on_rollers(outdir, E, nu, L, a, 4)
-    PRESSURE(b, 3, TIME_SERIES([0, 0, 1, s, 10, s]))
+    PRESSURE(b, 3, TIME_SERIES([0, 0, 1, s, 10, s]), follower=True)
     RUN(sol, NEWTON_SOLVER(meritval=1e-22), 3.0)
     x = np.array(b.conf).reshape(-1, 3)
     lam1, lam2 = svk_uniaxial(s, E, nu)
+    assert (x[:, 0].max() - L) == pytest.approx((lam1 - 1) * L, rel=1e-6)
+    assert np.abs(x[:, 0] - lam1 * X[:, 0]).max() < 1e-8
+    assert np.abs(x[:, 1] - lam2 * X[:, 1]).max() < 1e-8
+
+
+def test_default_pressure_is_a_dead_load_on_the_referential_face(outdir):
+    # The same bar and load with PRESSURE's default (Solfec-1.0's: the referential face, a
+    # dead load): the nominal stress is s itself, P11 = lam1 E (lam1^2 - 1)/2 = s, whatever
+    # the lateral contraction (strain 1e-2: the follower load's lam2^2 makes a 6e-3 relative
+    # difference in the elongation, which the 1e-6 tolerance tells apart).
+    E, nu, L, a, s = 1e8, 0.3, 1.0, 0.1, 1e6
+    sol, b, X = bar_on_rollers(outdir, E, nu, L, a, 4)
+    PRESSURE(b, 3, TIME_SERIES([0, 0, 1, s, 10, s]))
+    RUN(sol, NEWTON_SOLVER(meritval=1e-22), 3.0)
+    x = np.array(b.conf).reshape(-1, 3)
+    lam1 = 1.0
+    for _ in range(50):
+        lam1 -= (0.5 * E * lam1 * (lam1 ** 2 - 1) - s) / (0.5 * E * (3 * lam1 ** 2 - 1))
+    lam2 = np.sqrt(1 - nu * (lam1 ** 2 - 1))
     assert (x[:, 0].max() - L) == pytest.approx((lam1 - 1) * L, rel=1e-6)
     assert np.abs(x[:, 0] - lam1 * X[:, 0]).max() < 1e-8
     assert np.abs(x[:, 1] - lam2 * X[:, 1]).max() < 1e-8

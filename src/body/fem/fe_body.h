@@ -132,7 +132,11 @@ class FeBody : public Body {
   // K v computed element by element (no assembly); K = Stiffness() (hyperelastic.h models).
   VecX StiffnessProduct(const VecX& v) const;
   // Upper bound of the largest squared eigenfrequency, max over elements of the largest
-  // eigenvalue of M_e^-1 K_e (element lumped mass, element tangent at the current q).
+  // eigenvalue of M_e^-1 K_e (element lumped mass, element tangent at the current q; form
+  // 'BC': at the referential q, since its internal force is L K0 L^T and L (a rotation of
+  // every node) leaves the eigenvalues unchanged). One eigen solve per element, so the value
+  // is kept while it cannot change: the same q (bitwise; form 'BC': always), masses and
+  // materials.
   double MaxFrequencySquared() const;
 
   // --- body co-rotated form 'BC' (fe_body_corotated.cc; corotated report section 4).
@@ -197,15 +201,22 @@ class FeBody : public Body {
                           const Mat3& tensor) override;
 
   // --- loads and energy
-  // PRESSURE: follower pressure p(t) on the current boundary faces with surface id
-  // `surfid`: traction p n, n the outward normal, as Solfec-1.0 (negative p pushes into the
-  // body: an internal pressure P is PRESSURE(-P)).
+  // PRESSURE: pressure p(t) on the boundary faces with surface id `surfid`: traction p n,
+  // n the outward normal, as Solfec-1.0 (negative p pushes into the body: an internal
+  // pressure P is PRESSURE(-P)). follower = false: on the referential faces (area vectors
+  // of the undeformed mesh, a dead load: Solfec-1.0's fem.c accumulate_pressure);
+  // follower = true: on the current faces (Nanson's J F^-T N dA).
   // Throws InputError naming PRESSURE (argument 'surfid') when no boundary face has it.
-  void AddPressure(int surfid, ScalarOrSeries value);
-  // The PRESSURE loads as (surfid, value), in the order added (PARTITION copies them).
-  std::vector<std::pair<int, ScalarOrSeries>> pressure_loads() const {
-    std::vector<std::pair<int, ScalarOrSeries>> out;
-    for (const Pressure& p : pressures_) out.emplace_back(p.surfid, p.value);
+  void AddPressure(int surfid, ScalarOrSeries value, bool follower = false);
+  struct PressureLoad {
+    int surfid;
+    ScalarOrSeries value;
+    bool follower;
+  };
+  // The PRESSURE loads, in the order added (PARTITION copies them).
+  std::vector<PressureLoad> pressure_loads() const {
+    std::vector<PressureLoad> out;
+    for (const Pressure& p : pressures_) out.push_back({p.surfid, p.value, p.follower});
     return out;
   }
   // Generalized force of the pressures at time t (part of ExternalForce).
@@ -244,6 +255,7 @@ class FeBody : public Body {
   struct Pressure {
     int surfid = 0;
     ScalarOrSeries value;
+    bool follower = false;  // current faces (true) or referential faces (false)
     std::vector<std::vector<int>> faces;  // boundary faces (mesh nodes, outward CCW)
   };
 
@@ -277,6 +289,13 @@ class FeBody : public Body {
   std::vector<Pressure> pressures_;
   VecX mass_diag_;
   double mass_scale_ = 1.0;  // 1 / (BODY_CHARS mass ratio), for MaxFrequencySquared
+  struct FrequencyCache {  // MaxFrequencySquared's last value and what it depends on
+    bool valid = false;
+    VecX q;                   // form 'BC': not used (referential q)
+    std::size_t materials = 0;  // APPLY_BULKMAT appends a material
+    double w2 = 0.0;          // before mass_scale
+  };
+  mutable FrequencyCache w2_cache_;
   bool use_operator_ = false;
   SparseSpdSolver operator_;  // CHOLMOD, symbolic analysis kept while the pattern holds
   // form 'BC' (fe_body_corotated.cc)

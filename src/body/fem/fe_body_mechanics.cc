@@ -1,5 +1,5 @@
 // Finite-element body mechanics: masses per element material, hyperelastic forces and
-// tangent (Saint Venant-Kirchhoff, neo-Hookean, Blatz-Ko), point loads and follower pressures.
+// tangent (Saint Venant-Kirchhoff, neo-Hookean, Blatz-Ko), point loads and pressures.
 #include <algorithm>
 #include <cmath>
 #include <set>
@@ -125,10 +125,11 @@ void FeBody::ApplyBulkMaterial(int volid, const material::BulkMaterial& m) {
   ComputeMass();
 }
 
-void FeBody::AddPressure(int surfid, ScalarOrSeries value) {
+void FeBody::AddPressure(int surfid, ScalarOrSeries value, bool follower) {
   Pressure p;
   p.surfid = surfid;
   p.value = std::move(value);
+  p.follower = follower;
   std::set<int> surfids;
   for (const geometry::MeshFace& f : mesh_.BoundaryFaces()) {
     surfids.insert(f.surfid);
@@ -155,7 +156,10 @@ VecX FeBody::PressureForce(double t) const {
       for (const FacePoint& g : FaceRule(n)) {
         FaceFunctions(n, g.r, g.s, N, Nr, Ns);
         Vec3 xr = Vec3::Zero(), xs = Vec3::Zero();
-        for (int a = 0; a < n; ++a) xr += Nr[a] * node(face[a]), xs += Ns[a] * node(face[a]);
+        for (int a = 0; a < n; ++a) {
+          const Vec3 x = p.follower ? node(face[a]) : mesh_.nodes[face[a]];
+          xr += Nr[a] * x, xs += Ns[a] * x;
+        }
         const Vec3 area = xr.cross(xs);  // outward normal times the area density
         // Solfec-1.0's sign: traction value * n (negative values push into the body)
         for (int a = 0; a < n; ++a) f.segment<3>(3 * face[a]) += (value * g.w * N[a]) * area;
@@ -280,6 +284,17 @@ SparseMat FeBody::Stiffness(bool geometric) const {
 }
 
 double FeBody::MaxFrequencySquared() const {
+  FrequencyCache& c = w2_cache_;
+  const bool bc = form_ == FeForm::kBC;
+  if (c.valid && c.materials == materials_.size() &&
+      (bc || (c.q.size() == q_.size() && c.q == q_)))
+    return c.w2 * mass_scale_;
+  VecX current;
+  if (bc) {  // ElementResponse reads q_: evaluate at q = Z and put the current q back
+    current = q_;
+    FeBody& self = const_cast<FeBody&>(*this);
+    for (int a = 0; a < num_nodes(); ++a) self.q_.segment<3>(3 * a) = mesh_.nodes[a];
+  }
   double w2 = 0.0;
   MatX Ke;
   for (size_t e = 0; e < elements_.size(); ++e) {
@@ -294,6 +309,11 @@ double FeBody::MaxFrequencySquared() const {
     Eigen::SelfAdjointEigenSolver<MatX> es(A, Eigen::EigenvaluesOnly);
     w2 = std::max(w2, es.eigenvalues().maxCoeff());
   }
+  if (bc) const_cast<FeBody&>(*this).q_ = std::move(current);
+  else c.q = q_;
+  c.materials = materials_.size();
+  c.w2 = w2;
+  c.valid = true;
   return w2 * mass_scale_;
 }
 

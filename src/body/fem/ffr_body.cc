@@ -240,7 +240,7 @@ void FfrBody::SetCharacteristics(double mass, double volume, const Vec3& center,
 }
 
 void FfrBody::AddPressure(int surfid, ScalarOrSeries value) {
-  mesh_body_->AddPressure(surfid, std::move(value));
+  mesh_body_->AddPressure(surfid, std::move(value), true);  // x_a: the current faces
 }
 
 void FfrBody::ApplyBulkMaterial(int volid, const material::BulkMaterial& m) {

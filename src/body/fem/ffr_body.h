@@ -100,8 +100,8 @@ class FfrBody : public Body {
   // Generalized force of nodal spatial forces F (3N): [sum F | sum Xbar x O^T F | O^T F].
   VecX GeneralizedForce(const VecX& F) const;
 
-  // PRESSURE: follower pressure on the current boundary faces with `surfid` (as FeBody);
-  // its nodal forces enter through GeneralizedForce.
+  // PRESSURE: follower pressure on the current boundary faces with `surfid` (always: the
+  // frame turns the faces); its nodal forces enter through GeneralizedForce.
   void AddPressure(int surfid, ScalarOrSeries value);
   // APPLY_BULKMAT: the material of the elements of `volid` (as FeBody); the lumped masses,
   // the frame data and K are rebuilt, the current node positions kept.

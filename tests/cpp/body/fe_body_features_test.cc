@@ -160,15 +160,15 @@ TEST(FeBodyPressure, UniformPressureOnAFaceGivesTheTotalForcePA) {
   EXPECT_NE(err.find("'surfid'"), std::string::npos);
 }
 
-// Follower pressure on the deformed configuration x = F X: with PRESSURE -p (p pushing in)
-// the top-face force is -p J F^-T N A (Nanson), and hydrostatic pressure on all faces of a
-// TET4 cube (triangles) sums to zero with sum_a f_a . x_a = -p int x . n da = -3 p v
-// (divergence theorem).
+// Follower pressure (follower = true) on the deformed configuration x = F X: with PRESSURE
+// -p (p pushing in) the top-face force is -p J F^-T N A (Nanson), and hydrostatic pressure
+// on all faces of a TET4 cube (triangles) sums to zero with sum_a f_a . x_a = -p int x . n
+// da = -3 p v (divergence theorem).
 TEST(FeBodyPressure, FollowerPressureUsesTheCurrentFacesAndHydrostaticSumsToZero) {
   Mat3 F;
   F << 1.2, 0.1, 0.0, 0.0, 0.9, 0.05, 0.0, 0.02, 1.1;
   FeBody hex(HexMeshShape(Vec3::Zero(), Vec3::Ones(), 2, 2, 2), Mat(), "");
-  hex.AddPressure(6, ScalarOrSeries(TimeSeries({0.0, 1.0}, {0.0, -2.0})));  // p(0.5) = 1
+  hex.AddPressure(6, ScalarOrSeries(TimeSeries({0.0, 1.0}, {0.0, -2.0})), true);  // p(0.5) = 1
   Deform(hex, F, Vec3(1, 2, 3));
   const VecX fh = hex.ExternalForce(0.5, 1e-3, Vec3::Zero());
   Vec3 total = Vec3::Zero();
@@ -177,7 +177,7 @@ TEST(FeBodyPressure, FollowerPressureUsesTheCurrentFacesAndHydrostaticSumsToZero
   EXPECT_LT((total + nanson).norm(), 1e-12);
 
   FeBody tet(TetCubeShape(Vec3::Zero(), 1.0), Mat(), "");
-  tet.AddPressure(0, ScalarOrSeries(-3.0));  // default surfid: every boundary face
+  tet.AddPressure(0, ScalarOrSeries(-3.0), true);  // default surfid: every boundary face
   Deform(tet, F, Vec3(1, 2, 3));
   const VecX ft = tet.ExternalForce(0.0, 1e-3, Vec3::Zero());
   Vec3 sum = Vec3::Zero();
@@ -188,6 +188,32 @@ TEST(FeBodyPressure, FollowerPressureUsesTheCurrentFacesAndHydrostaticSumsToZero
   }
   EXPECT_LT(sum.norm(), 1e-12);
   EXPECT_NEAR(virial, -3 * 3.0 * F.determinant(), 1e-12);
+}
+
+// Pressure on the referential faces (the default, Solfec-1.0's dead load): after the same
+// deformation the top-face force is still -p N A = -p e_z, and the deformed TET4 cube's
+// hydrostatic load still sums to zero with sum_a f_a . X_a = -3 p V over the referential
+// nodes.
+TEST(FeBodyPressure, DefaultPressureUsesTheReferentialFaces) {
+  Mat3 F;
+  F << 1.2, 0.1, 0.0, 0.0, 0.9, 0.05, 0.0, 0.02, 1.1;
+  FeBody hex(HexMeshShape(Vec3::Zero(), Vec3::Ones(), 2, 2, 2), Mat(), "");
+  hex.AddPressure(6, ScalarOrSeries(TimeSeries({0.0, 1.0}, {0.0, -2.0})));  // p(0.5) = 1
+  Deform(hex, F, Vec3(1, 2, 3));
+  const VecX fh = hex.ExternalForce(0.5, 1e-3, Vec3::Zero());
+  Vec3 total = Vec3::Zero();
+  for (int i = 0; i < hex.num_nodes(); ++i) total += fh.segment<3>(3 * i);
+  EXPECT_LT((total + Vec3::UnitZ()).norm(), 1e-12);
+
+  FeBody tet(TetCubeShape(Vec3::Zero(), 1.0), Mat(), "");
+  tet.AddPressure(0, ScalarOrSeries(-3.0));
+  const VecX f0 = tet.ExternalForce(0.0, 1e-3, Vec3::Zero());
+  Deform(tet, F, Vec3(1, 2, 3));
+  const VecX ft = tet.ExternalForce(0.0, 1e-3, Vec3::Zero());
+  EXPECT_LT((ft - f0).norm(), 1e-12);
+  double virial = 0.0;
+  for (int i = 0; i < tet.num_nodes(); ++i) virial += ft.segment<3>(3 * i).dot(tet.mesh().nodes[i]);
+  EXPECT_NEAR(virial, -3 * 3.0, 1e-12);
 }
 
 // Bar [0, 2] x [0, 1]^2, 4 HEX8 elements along x; elements with x < 1 keep E1, the others get
