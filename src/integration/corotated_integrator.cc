@@ -19,9 +19,9 @@ namespace {
 
 bool Explicit(const FeBody& b) {
   switch (b.scheme) {
-    case Scheme::kDefault:
     case Scheme::kDefLim:
       return false;
+    case Scheme::kDefault:  // Solfec-1.0's default (bod.c BODY_Create)
     case Scheme::kDefExp:
       return true;
     default: {
@@ -29,8 +29,8 @@ bool Explicit(const FeBody& b) {
       if (!b.label().empty()) name += " ('" + b.label() + "')";
       throw InputError(std::string("RUN: scheme '") + body::SchemeName(b.scheme) +
                        "' is not available for FINITE_ELEMENT body " + name +
-                       " of form 'BC' (argument 'scheme'); use 'DEF_LIM' (default) or "
-                       "'DEF_EXP'");
+                       " of form 'BC' (argument 'scheme'); use 'DEF_EXP' (default) or "
+                       "'DEF_LIM'");
     }
   }
 }

@@ -31,17 +31,17 @@ std::string BodyName(const FeBody& b) {
 
 Scheme FeScheme(const FeBody& b) {
   switch (b.scheme) {
-    case Scheme::kDefault:
-    case Scheme::kDefLim:
-      return Scheme::kDefLim;
+    case Scheme::kDefault:  // Solfec-1.0's default (bod.c BODY_Create)
     case Scheme::kDefExp:
       return Scheme::kDefExp;
+    case Scheme::kDefLim:
+      return Scheme::kDefLim;
     case Scheme::kDefSemiExplicit:  // semi_explicit_integrator.h
       return Scheme::kDefSemiExplicit;
     default:
       throw InputError(std::string("RUN: scheme '") + body::SchemeName(b.scheme) +
                        "' is not available for FINITE_ELEMENT body " + BodyName(b) +
-                       " (argument 'scheme'); use 'DEF_LIM' (default), 'DEF_EXP' or "
+                       " (argument 'scheme'); use 'DEF_EXP' (default), 'DEF_LIM' or "
                        "'DEF_SEMI_EXPLICIT'");
   }
 }

@@ -1,5 +1,6 @@
-// Time stepping of finite-element bodies: DEF_EXP (explicit, lumped mass) and DEF_LIM
-// (linearly implicit, default) in the split-midpoint form BeginStep / FreeVelocity / EndStep.
+// Time stepping of finite-element bodies: DEF_EXP (explicit, lumped mass; the default, as in
+// Solfec-1.0) and DEF_LIM (linearly implicit) in the split-midpoint form BeginStep /
+// FreeVelocity / EndStep.
 #pragma once
 
 #include "base/types.h"
@@ -15,8 +16,8 @@ void CheckFeStep(const body::FeBody& b, double h);
 void BeginFeStep(body::FeBody& b, double t, double h);
 
 // f = f_ext(t+h/2) + f_int(q(t+h/2)) - damping K u(t);
-// DEF_EXP: u_free = u + h M^-1 f (lumped M);
-// DEF_LIM (and DEFAULT): A = M + (damping h/2 + h^2/4) K(q(t+h/2)) factorized once (sparse
+// DEF_EXP (and DEFAULT): u_free = u + h M^-1 f (lumped M);
+// DEF_LIM: A = M + (damping h/2 + h^2/4) K(q(t+h/2)) factorized once (sparse
 //   Cholesky, CHOLMOD), u_free = u + h A^-1 f; A is the body's inertia operator for the
 //   local dynamics.
 void FeFreeVelocity(body::FeBody& b, double t, double h, const Vec3& gravity);
@@ -29,7 +30,9 @@ void EndFeStep(body::FeBody& b, double t, double h);
 void EndFeMotion(body::FeBody& b, double h);
 
 // Explicit stability limit 2/w (sqrt(1 + xi^2) - xi), xi = damping w / 2, with the element
-// bound w^2 = FeBody::MaxFrequencySquared(). Infinity when K vanishes.
+// bound w^2 = FeBody::MaxFrequencySquared() (form 'BC': referential, computed once, as
+// Solfec-1.0's BC_dynamic_critical_step; form 'TL': at the current q, recomputed when q has
+// changed, so once per step however often it is asked). Infinity when K vanishes.
 double FeCriticalStep(const body::FeBody& b);
 
 }  // namespace solfec::integration

@@ -144,8 +144,10 @@ double CriticalStep(const body::Body& b) {
     const bool exp = p->scheme == Scheme::kDefault || p->scheme == Scheme::kDefExp;
     return exp ? PseudoRigidCriticalStep(*p) : kNone;
   }
-  if (auto* f = dynamic_cast<const body::FeBody*>(&b))
-    return f->scheme == Scheme::kDefExp ? FeCriticalStep(*f) : kNone;
+  if (auto* f = dynamic_cast<const body::FeBody*>(&b)) {
+    const bool exp = f->scheme == Scheme::kDefault || f->scheme == Scheme::kDefExp;
+    return exp ? FeCriticalStep(*f) : kNone;  // (kept while it cannot change: fe_body.h)
+  }
   return kNone;
 }
 

@@ -19,7 +19,8 @@ enum class Mode { kDynamic, kQuasiStatic };
 void CheckStep(const body::Body& b, double h, Mode mode = Mode::kDynamic);
 
 // The critical step of the body's explicit dynamic scheme at its current configuration
-// (PSEUDO_RIGID and FINITE_ELEMENT 'DEF_EXP': 2 / omega_max, lowered by damping); infinity
+// (PSEUDO_RIGID and FINITE_ELEMENT 'DEF_EXP' or 'DEFAULT': 2 / omega_max, lowered by
+// damping); infinity
 // for implicit schemes, rigid kinds and the reduced and FFR forms (those check their own).
 double CriticalStep(const body::Body& b);
 

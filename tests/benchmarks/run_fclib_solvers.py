@@ -96,6 +96,7 @@ def build_fe_stack(S, outdir, step):
     bodies = []
     for mesh in (cube(-0.3, -0.3, -1e-5, 0.6, 3), cube(-0.13, -0.15, 0.6 + 1e-3, 0.4, 2)):
         b = S.BODY(sol, "FINITE_ELEMENT", mesh, bulk)
+        b.scheme = "DEF_LIM"
         b.damping = 1e-3
         bodies.append(b)
     return sol, bodies

@@ -31,6 +31,7 @@ def spinning_cuboid(outdir, form, w, h, T, samples=20, n=(4, 4, 8)):
     b = BODY(sol, "FINITE_ELEMENT",
              HEX(box_corners((-0.5, -0.5, -1), (0.5, 0.5, 1)), *n, 1, [1] * 6), stone(sol),
              form=form)
+    b.scheme = "DEF_LIM"
     INITIAL_VELOCITY(b, (1, 0, 0), (0, w, 0))
     gs = GAUSS_SEIDEL_SOLVER(1e-8, 100)
     times, dx = [], []
@@ -115,12 +116,14 @@ def stacked_cuboids(outdir, form, h, T, samples=10, refine=1, damping=1e-4, uppe
         lo, hi = (-0.5, y - 0.5, 0), (0.5, y + 0.5, 2)
         b = BODY(sol, "FINITE_ELEMENT", HEX(box_corners(lo, hi), 2 * r, 2 * r, 4 * r, 1,
                                             [2] * 6), mat, form=form)
+        b.scheme = "DEF_LIM"
         b.damping = damping
         lower.append(b)
     ux, uy = upper[0] / 2, upper[1] / 2
     top = BODY(sol, "FINITE_ELEMENT",
                HEX(box_corners((-ux, -uy, 2), (ux, uy, 4)), 2 * r, 2 * r, 4 * r, 1,
                    [3] * 6), mat, form=form)
+    top.scheme = "DEF_LIM"
     top.damping = damping
     # mean x displacement of the top face over referential points of it
     if face == "nodes":

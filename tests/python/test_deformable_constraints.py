@@ -30,7 +30,9 @@ def cube_mesh(x0=0.0, n=2):
 
 def make(sol, bulk, kind, x0=0.0):
     if kind == "FINITE_ELEMENT":
-        return BODY(sol, kind, cube_mesh(x0), bulk)
+        b = BODY(sol, kind, cube_mesh(x0), bulk)
+        b.scheme = "DEF_LIM"
+        return b
     return BODY(sol, kind, box(x0, 0, 0, 1, 1, 1), bulk)
 
 

@@ -69,6 +69,7 @@ def test_elastic_bar_impact_lasts_2L_over_c_and_rebounds_with_v0(outdir):
     cc = [0, 0, z0, a, 0, z0, a, a, z0, 0, a, z0,
           0, 0, z0 + L, a, 0, z0 + L, a, a, z0 + L, 0, a, z0 + L]
     b = BODY(sol, "FINITE_ELEMENT", HEX(cc, 1, 1, 40, 1, [1] * 6), bulk)
+    b.scheme = "DEF_LIM"
     INITIAL_VELOCITY(b, (0, 0, -v0), (0, 0, 0))
     gs = GAUSS_SEIDEL_SOLVER(1e-10, 1000)
     times, forces = [], []

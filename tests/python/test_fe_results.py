@@ -60,6 +60,7 @@ def build(outdir):
     block = BODY(sol, "FINITE_ELEMENT",
                  HEX([0, 0, 0, 2, 0, 0, 2, 1, 0, 0, 1, 0, 0, 0, 1, 2, 0, 1, 2, 1, 1, 0, 1, 1],
                      2, 1, 1, 1, [1] * 6), bulk, label="block")
+    block.scheme = "DEF_LIM"
     X = np.array(block.conf).reshape(-1, 3)
     block.conf = (X * STRETCH).ravel().tolist()
     bodies = {}
@@ -68,6 +69,7 @@ def build(outdir):
         X = np.array(nodes, float).reshape(-1, 3) + (0, 3.0 * (k + 1), 0)
         m = MESH(X.ravel().tolist(), [n, *range(n), 1], 1)
         b = BODY(sol, "FINITE_ELEMENT", m, bulk, label=name)
+        b.scheme = "DEF_LIM"
         b.conf = (X @ A_MAP.T + C_MAP).ravel().tolist()
         b.velo = (X @ B_MAP.T + b_MAP).ravel().tolist()
         bodies[name] = (b, np.array(ELEMENTS[name][1]) + (0, 3.0 * (k + 1), 0))

@@ -227,6 +227,7 @@ def bricks(out, kind="RIGID", forms=("TL", "BC", "FFR")):
             b = BODY(sol, "RIGID", m, bulk, label=f"c{k}")
         else:
             b = BODY(sol, "FINITE_ELEMENT", m, bulk, label=f"c{k}", form=forms[k])
+            b.scheme = "DEF_LIM"
         INITIAL_VELOCITY(b, V0[k], W0[k])
         cubes.append(b)
     ball = BODY(sol, "RIGID", SPHERE((5, 0, 0), 0.1, 1, 1), bulk, label="ball")

@@ -98,6 +98,8 @@ FE_STACK = fe_on_floor("out/fe", 1e-3, 2) + """def block(z):
          -0.5, -0.5, z + 1, 0.5, -0.5, z + 1, 0.5, 0.5, z + 1, -0.5, 0.5, z + 1]
     return HEX(n, 2, 2, 2, 0, [0] * 6)
 bodies = [BODY(sol, 'FINITE_ELEMENT', block(0.0), bulk), BODY(sol, 'FINITE_ELEMENT', block(1.0), bulk)]
+for b in bodies:
+    b.scheme = 'DEF_LIM'
 INITIAL_VELOCITY(bodies[1], (0.2, 0, 0), (0, 0, 0))
 GRAVITY(sol, (0, 0, -10))
 x0 = {b.id: b.conf[9] for b in bodies}
@@ -378,6 +380,7 @@ def partitioned_bar(spin, run):
     return fe_on_floor("out/bar", 5e-4, 3) + """bar = HEX([-1.5, -0.25, 0, 1.5, -0.25, 0, 1.5, 0.25, 0, -1.5, 0.25, 0,
            -1.5, -0.25, 0.5, 1.5, -0.25, 0.5, 1.5, 0.25, 0.5, -1.5, 0.25, 0.5], 12, 2, 2, 1, [1] * 6)
 b = BODY(sol, 'FINITE_ELEMENT', bar, bulk, label='BAR')
+b.scheme = 'DEF_LIM'
 INITIAL_VELOCITY(b, (0.5, 0, 0), (0, SPIN, 0))
 bodies = PARTITION(b, 3)
 GRAVITY(sol, (0, 0, -10))

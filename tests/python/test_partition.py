@@ -155,6 +155,7 @@ def test_free_glued_body_keeps_momentum(outdir):
     sol.verbose = "OFF"
     bulk = BULK_MATERIAL(sol, young=1e5, poisson=0.3, density=1000.0)
     b = BODY(sol, "FINITE_ELEMENT", HEX(bar_corners(1.0, 0.2), 8, 2, 2, 1, [1] * 6), bulk)
+    b.scheme = "DEF_LIM"
     INITIAL_VELOCITY(b, (0.3, -0.2, 0.1), (0, 0, 5))
     parts = PARTITION(b, 2)
     d = sol._domain
@@ -227,6 +228,7 @@ def test_pressure_moves_to_the_parts_with_the_surface(tmp_path):
         bulk = BULK_MATERIAL(sol, young=E, poisson=0.0, density=1000.0)
         b = BODY(sol, "FINITE_ELEMENT", HEX(bar_corners(L, A), NX, NY, NZ, 1,
                                             [1, 2, 3, 4, 5, 6]), bulk)
+        b.scheme = "DEF_LIM"
         PRESSURE(b, 3, -10.0)
         bodies = PARTITION(b, parts) if parts > 1 else [b]
         RUN(sol, GAUSS_SEIDEL_SOLVER(1e-12, 1000), 1e-3)
@@ -257,6 +259,7 @@ def test_contact_exclusions_of_the_body_carry_over_to_its_parts(tmp_path):
         floor = BODY(sol, "OBSTACLE", slab(top=0.001), bulk)
         cube = BODY(sol, "FINITE_ELEMENT", HEX(bar_corners(1.0, 1.0), 2, 2, 2, 1, [1] * 6),
                     bulk)
+        cube.scheme = "DEF_LIM"
         if exclude:
             CONTACT_EXCLUDE_BODIES(cube, floor)
         PARTITION(cube, 2)

@@ -185,6 +185,50 @@ def test_def_lim_keeps_the_step(outdir):
     assert sol.step == 1e-3 and sol.time == pytest.approx(0.01)
 
 
+@pytest.mark.parametrize("form", ["TL", "BC"])
+def test_finite_element_default_is_def_exp_and_lowers_the_step(outdir, capfd, form):
+    # bod.c BODY_Create: FINITE_ELEMENT bodies integrate with 'DEF_EXP' unless the deck sets
+    # the scheme. One HEX8 unit cube: the element bound is the body's omega_max^2, the
+    # largest eigenvalue of M^-1 K0 with the lumped mass rho/8 at each corner (K0 from the
+    # binding, the eigenvalue from numpy); 'BC' uses the same K0 (co-rotated). The step 1e-3
+    # is ~4x above half the critical step 2/omega_max: RUN lowers it, says so once naming the
+    # body, and a free translation stays exact at the lowered step.
+    import solfec
+    E, nu, rho = 1e9, 0.25, 1e3
+    sol = SOLFEC("DYNAMIC", 1e-3, outdir)
+    sol.verbose = "OFF"
+    mat = BULK_MATERIAL(sol, young=E, poisson=nu, density=rho)
+    body = BODY(sol, "FINITE_ELEMENT", unit_cube(n=1), mat, form=form, label="block")
+    assert body.scheme == "DEFAULT"
+    K0 = np.asarray(solfec._solfec.fe_reference_stiffness_product(sol._domain, body.id,
+                                                                   np.eye(24)))
+    w2 = np.linalg.eigvalsh(0.5 * (K0 + K0.T) / (rho / 8)).max()
+    critical = 0.5 * 2.0 / np.sqrt(w2)
+    assert 2 * critical < 1e-3 < 5 * critical
+    X = np.array(body.conf)
+    INITIAL_VELOCITY(body, (1, 0, 0), (0, 0, 0))
+    RUN(sol, GAUSS_SEIDEL_SOLVER(1e-8, 100), 20 * critical)
+    assert sol.step == pytest.approx(critical, rel=1e-9)
+    assert sol.time == pytest.approx(20 * critical, rel=1e-9)
+    err = capfd.readouterr().err
+    assert err.count("WARNING: RUN: time step lowered") == 1
+    assert "FINITE_ELEMENT body 0 ('block')" in err
+    np.testing.assert_allclose(np.array(body.conf) - X,
+                               np.tile((20 * critical, 0, 0), 8), rtol=0, atol=1e-12)
+
+
+@pytest.mark.parametrize("form", ["TL", "BC"])
+def test_finite_element_def_lim_keeps_the_step(outdir, capfd, form):
+    sol = SOLFEC("DYNAMIC", 1e-3, outdir)
+    sol.verbose = "OFF"
+    mat = BULK_MATERIAL(sol, young=1e9, poisson=0.25, density=1e3)
+    body = BODY(sol, "FINITE_ELEMENT", unit_cube(n=1), mat, form=form)
+    body.scheme = "DEF_LIM"
+    RUN(sol, GAUSS_SEIDEL_SOLVER(1e-8, 100), 0.01)
+    assert sol.step == 1e-3 and sol.time == pytest.approx(0.01)
+    assert "time step lowered" not in capfd.readouterr().err
+
+
 # ---------------------------------------------------------------- obstacles moved by constraints
 
 def platform_and_box(outdir, analysis="DYNAMIC", friction=0.5):

@@ -38,6 +38,7 @@ def fe_block(outdir):
     SURFACE_MATERIAL(sol, friction=0.3)
     BODY(sol, "OBSTACLE", slab(), bulk)
     b = BODY(sol, "FINITE_ELEMENT", cube_mesh(-0.5, -0.5, 0.0005, 1.0, 2), bulk)
+    b.scheme = "DEF_LIM"
     b.damping = 1e-2
     GRAVITY(sol, (0, 0, -9.81))
     return sol, [b]

@@ -27,6 +27,7 @@ std::unique_ptr<FeBody> Bar(int nx, int ny, int nz, const material::BulkMaterial
   auto b = std::make_unique<FeBody>(
       testing::HexMeshShape(Vec3::Zero(), Vec3(0.1, 0.1, 1.0), nx, ny, nz), m, "bar");
   b->set_form(FeForm::kBC);
+  b->scheme = Scheme::kDefLim;
   return b;
 }
 
@@ -85,6 +86,7 @@ TEST(CorotatedIntegrator, TurnedHexVibratesAtTheUnturnedHomogeneousModePeriod) {
   FeBody b(testing::HexMeshShape(Vec3::Zero(), Vec3::Ones(), 1, 1, 1),
            testing::ElasticMaterial(1e6, 0.0, 1e3), "h");
   b.set_form(FeForm::kBC);
+  b.scheme = Scheme::kDefLim;
   const Mat3 R = Rotation(1.0, Vec3(1, 1, 0));
   Place(b, R, Vec3::Zero());
   for (int i = 0; i < b.num_nodes(); ++i)

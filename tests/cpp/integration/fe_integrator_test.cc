@@ -60,6 +60,7 @@ std::vector<double> Crossings(F step_and_value, double h, int steps) {
 TEST(FeIntegrator, SingleHexVibratesAtTheLumpedMassFrequencyAndSqrt3TimesThePrbPeriod) {
   const double a = 1e-2, w = std::sqrt(4000.0), T = 2 * M_PI / w, h = T / 400;
   FeBody fe(testing::HexMeshShape(Vec3::Zero(), Vec3::Ones(), 1, 1, 1), Mat(0.0), "fe");
+  fe.scheme = Scheme::kDefLim;
   for (int i = 0; i < fe.num_nodes(); ++i) fe.mutable_u()[3 * i] = a * (fe.node(i).x() - 0.5);
   auto fe_strain = [&](int n) {
     if (n > 0) Step(fe, (n - 1) * h, h);
@@ -96,6 +97,7 @@ TEST(FeIntegrator, SingleHexVibratesAtTheLumpedMassFrequencyAndSqrt3TimesThePrbP
 // T/A = E/1000.
 TEST(FeIntegrator, BarInUniaxialTensionReachesTheSvkStaticStretch) {
   FeBody bar(testing::HexMeshShape(Vec3::Zero(), Vec3(4, 1, 1), 4, 1, 1), Mat(0.0), "bar");
+  bar.scheme = Scheme::kDefLim;
   bar.damping = 0.05;  // modal ratio 0.62 for the first mode (w = pi c / L = 24.8 rad/s)
   const double Tforce = 1e3;  // E / 1000 over A = 1
   VecX fn = VecX::Zero(bar.num_dofs());
@@ -156,6 +158,7 @@ TEST(FeIntegrator, ExplicitSchemeRefusesStepsAboveTheCriticalStep) {
 // Gravity alone: every node falls with g (lumped masses, no internal force).
 TEST(FeIntegrator, FreeFallIsExactForConstantGravity) {
   FeBody b(testing::TetCubeShape(Vec3::Zero(), 1.0), Mat(0.25), "tets");
+  b.scheme = Scheme::kDefLim;
   const double h = 1e-3;
   const Vec3 g(0, 0, -9.81);
   for (int n = 0; n < 100; ++n) {
