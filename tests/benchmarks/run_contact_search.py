@@ -127,8 +127,7 @@ def pile(outdir, count, setting, seed=1):
         c = [x, y, z, x + 1, y, z, x + 1, y + 1, z, x, y + 1, z,
              x, y, z + 1, x + 1, y, z + 1, x + 1, y + 1, z + 1, x, y + 1, z + 1]
         b = BODY(sol, "FINITE_ELEMENT", HEX(c, 3, 3, 3, 1, [1] * 6), bulk)
-        if setting == "paper":
-            b.scheme = "DEF_SEMI_EXPLICIT"
+        b.scheme = "DEF_SEMI_EXPLICIT" if setting == "paper" else "DEF_LIM"
         INITIAL_VELOCITY(b, (rng.uniform(-lat, lat), rng.uniform(-lat, lat), -s["speed"]),
                          (0, 0, 0))
     return sol
