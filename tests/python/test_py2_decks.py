@@ -178,6 +178,20 @@ def test_solfec_mpi_runs_a_python2_deck(tmp_path):
     assert p.stderr.count(CONVERTED) == 1  # rank 0 says it once
 
 
+@pytest.mark.skipif(not (os.path.isfile(SOLFEC_MPI) and MPIRUN), reason="no solfec-mpi/mpirun")
+def test_solfec_mpi_python2_option(tmp_path):
+    (tmp_path / "deck.py").write_text("n = 7\nprint(n/2)\n")  # compiles as Python 3
+    env = dict(os.environ, OMPI_ALLOW_RUN_AS_ROOT="1", OMPI_ALLOW_RUN_AS_ROOT_CONFIRM="1",
+               OMPI_MCA_rmaps_base_oversubscribe="1")
+    for options, out in (((), "3.5"), (("--python2",), "3")):
+        p = subprocess.run([MPIRUN, "--oversubscribe", "-np", "2", SOLFEC_MPI, *options,
+                            "deck.py"], cwd=tmp_path, capture_output=True, text=True,
+                           timeout=120, env=env)
+        assert p.returncode == 0, p.stderr
+        assert set(p.stdout.split()) == {out}, p.stdout
+    assert p.stderr.count("read as Python 2 (--python2)") == 1  # rank 0 says it once
+
+
 CORPUS = next((c for c in (os.path.join(os.path.dirname(ROOT), "shared", "solfec1-decks"),
                            "/work/shared/solfec1-decks") if os.path.isdir(c)), None)
 
