@@ -198,3 +198,33 @@ def test_prestressed_clamped_beam_keeps_a_definite_operator_and_a_linear_respons
     small = cantilever_tip_deflection(str(tmp_path / "small"), 16, 2, 2, 2e11, 1.0, 0.1, 1.0)
     large = cantilever_tip_deflection(str(tmp_path / "large"), 16, 2, 2, 2e11, 1.0, 0.1, 1e4)
     assert large == pytest.approx(1e4 * small, rel=1e-3)
+
+
+def test_clamped_nodes_hold_exactly_over_many_steps_at_the_default_merit(tmp_path):
+    # A clamped steel cantilever (16 x 2 x 2 HEX8, FIX_POINT at x = 0) under a tip load held
+    # for 20 QUASI_STATIC steps with NEWTON_SOLVER's default meritval: the supports must not
+    # drift (the merit, relative to the large free motion of the loaded step, once let them
+    # move by 5.6e-4 of the tip deflection); they hold to round-off (1e-14 m against a tip
+    # deflection of 1.7e-3 m) and the deflection equals the tight-merit run's to 1e-10.
+    def run(out, merit):
+        sol = SOLFEC("QUASI_STATIC", 0.1, out)
+        sol.verbose = "OFF"
+        bulk = BULK_MATERIAL(sol, young=2e11, poisson=0.0, density=7800.0)
+        b = BODY(sol, "FINITE_ELEMENT", HEX(bar_corners(1.0, 0.1), 16, 2, 2, 1, [1] * 6), bulk)
+        X = np.array(b.conf).reshape(-1, 3)
+        root = np.abs(X[:, 0]) < 1e-12
+        for p in X[root]:
+            FIX_POINT(b, tuple(p))
+        tip = np.abs(X[:, 0] - 1.0) < 1e-12
+        for p in X[tip]:
+            FORCE(b, "SPATIAL", tuple(p), (0, 0, -1), 1e4 / tip.sum())
+        RUN(sol, NEWTON_SOLVER() if merit is None else NEWTON_SOLVER(meritval=merit), 2.0)
+        x = np.array(b.conf).reshape(-1, 3)
+        return np.abs(x[root] - X[root]).max(), -(x[tip, 2] - X[tip, 2]).mean()
+
+    drift, w = run(str(tmp_path / "default"), None)
+    drift_tight, w_tight = run(str(tmp_path / "tight"), 1e-24)
+    print(f"root drift {drift:.3e} m (tight merit {drift_tight:.3e}); tip {w:.10e} {w_tight:.10e}")
+    assert w > 1e-3
+    assert drift < 1e-14 and drift_tight < 1e-14
+    assert w == pytest.approx(w_tight, rel=1e-10)
