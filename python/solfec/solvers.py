@@ -89,9 +89,12 @@ class GAUSS_SEIDEL_SOLVER(_IterationsHistory):
         if kind == "pos":
             v = A.positive(value, r, name)
             if name in ("epsilon", "diagepsilon") and v >= 1:  # relative accuracies
-                raise ValueError(f"{r}: argument '{name}' = {value!r} is out of its valid range "
-                                 f"(0, 1) (a relative accuracy: 1 or more stops after one "
-                                 f"sweep whatever the reactions)")
+                # Solfec-1.0 accepts any positive value (lng.c; corpus decks use 1 and 10)
+                import warnings
+                warnings.warn(f"{r}: argument '{name}' = {value!r} is not below 1: as a "
+                              f"relative accuracy it stops the iterations after one sweep "
+                              f"whatever the reactions (a value in (0, 1) makes it decide)",
+                              stacklevel=3)
         elif kind == "int":
             v = A.integer(value, r, name)
             if v < 1:

@@ -218,9 +218,6 @@ OTHER_CASES = {
                                  lambda s: setattr(BODY(s, "RIGID", box(0, 0, 0, 1, 1, 1),
                                                         BULK_MATERIAL(s)), "conf",
                                                    [2, 0, 0, 0, 1, 0, 0, 0, 1, 0, 0, 0])),
-    "GAUSS_SEIDEL_SOLVER epsilon=1e300": (ValueError, ("GAUSS_SEIDEL_SOLVER", "'epsilon'",
-                                                      "(0, 1)"),
-                                          lambda s: GAUSS_SEIDEL_SOLVER(1e300, 10)),
     "DELETE twice": (ValueError, ("DELETE: body 0", "deleted already"),
                      lambda s: [DELETE(s, b) for b in
                                 [BODY(s, "RIGID", box(0, 0, 0, 1, 1, 1), BULK_MATERIAL(s))] * 2]),
@@ -253,6 +250,34 @@ def test_rotate_by_a_huge_angle_is_the_rotation_by_the_angle_modulo_360(sol):
 def test_malformed_values_types_files_and_meshes_are_named(sol, case):
     exc, words, call = OTHER_CASES[case]
     _raises(exc, lambda: call(sol), *words)
+
+
+def test_gauss_seidel_epsilon_not_below_one_warns_and_stops_after_one_sweep(sol):
+    """Solfec-1.0 accepts any positive epsilon (its corpus decks use 1 and 10): the run goes
+    on, with a warning that a relative accuracy of 1 or more ends the iterations after one
+    sweep."""
+    for name, call in (("epsilon", lambda: GAUSS_SEIDEL_SOLVER(1e300, 10)),
+                       ("epsilon", lambda: GAUSS_SEIDEL_SOLVER(1.0, 10)),
+                       ("diagepsilon", lambda: GAUSS_SEIDEL_SOLVER(1e-6, 10, diagepsilon=10.0))):
+        with pytest.warns(UserWarning, match=rf"GAUSS_SEIDEL_SOLVER: argument '{name}' = .* is "
+                                             r"not below 1: .* after one sweep"):
+            gs = call()
+    assert gs.diagepsilon == 10.0
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        GAUSS_SEIDEL_SOLVER(0.5, 10)
+    # two boxes stacked on a floor: every step's solve ends after one sweep (bgs.c: the
+    # relative change is <= 1 <= epsilon after it)
+    GRAVITY(sol, (0, 0, -10))
+    bulk = BULK_MATERIAL(sol)
+    BODY(sol, "OBSTACLE", box(-2, -2, -1, 4, 4, 1), bulk)
+    BODY(sol, "RIGID", box(0, 0, 0, 1, 1, 1), bulk)
+    BODY(sol, "RIGID", box(0, 0, 1, 1, 1, 1), bulk)
+    with pytest.warns(UserWarning):
+        gs = GAUSS_SEIDEL_SOLVER(10.0, 100)
+    gs.itershist = "ON"
+    RUN(sol, gs, 0.005)
+    assert len(gs.itershist) == 5 and set(gs.itershist) == {1}
 
 
 def test_mesh_with_coincident_nodes_warns_naming_them():
