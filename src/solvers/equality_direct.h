@@ -5,6 +5,9 @@
 // Newton iterations a step with GMRES, src/solvers/README.md).
 #pragma once
 
+#include <vector>
+
+#include "base/types.h"
 #include "solvers/block_problem.h"
 
 namespace solfec::solvers {
@@ -22,5 +25,33 @@ constexpr int kMaxDirectUnknowns = 4000;
 // FIX_DIRECTION at one point, share the reaction: one solution of the consistent system).
 // Returns false otherwise, leaving R and U unchanged (W may be assembled by then).
 bool SolveEqualitiesDirectly(BlockProblem& problem);
+
+// Rows of the other kinds (contacts, springs) up to which EqualityElimination builds its
+// dense reduced W (3 n x 3 n doubles: 1500 rows take 160 MB).
+constexpr int kMaxReducedRows = 1500;
+
+// The equality rows of a problem that also has other rows (contacts, springs) eliminated
+// by their Schur complement: with r the equality unknowns (as in SolveEqualitiesDirectly),
+// K = S W_ee S^T, G = S W_eo and the other rows' reactions R_o,
+//   r = K^+ (t - S B_e - G R_o),
+//   U_o = (W_oo - G^T K^+ G) R_o + B_o + G^T K^+ (t - S B_e),
+// so the other rows form a smaller problem (reduced W, B; their laws and warm start R)
+// whose solution, expanded, solves the whole one. The supports of FE bodies (FIX_POINT,
+// FIX_DIRECTION rows) then hold exactly while the contact rows iterate.
+class EqualityElimination {
+ public:
+  // Builds `reduced` from `problem` (assembling W); false when `problem` has no equality
+  // rows or only those, more than kMaxDirectUnknowns equality unknowns or kMaxReducedRows
+  // other rows (problem's R, U unchanged).
+  bool Reduce(BlockProblem& problem, BlockProblem& reduced);
+  // problem.R from the solved reduced.R (other rows) and r (equality rows); problem.U.
+  void Expand(const BlockProblem& reduced, BlockProblem& problem) const;
+
+ private:
+  std::vector<int> eq_, other_;  // row indices
+  std::vector<int> first_;       // first unknown of eq_[k] (size eq_ + 1)
+  MatX Z_;                       // K^+ G (m x 3 n_o)
+  VecX z0_;                      // K^+ (t - S B_e)
+};
 
 }  // namespace solfec::solvers

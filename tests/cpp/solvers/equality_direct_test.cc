@@ -79,12 +79,85 @@ TEST(EqualityDirect, NewtonSolvesInOneIteration) {
   EXPECT_LT((u[1] - m.link_target).norm(), 1e-13);
 }
 
-TEST(EqualityDirect, ContactRowsAreLeftToTheIterations) {
+TEST(EqualityDirect, ContactRowsAreNotSolvedDirectly) {
   Held m = MakeHeld();
   m.problem.laws[1] = testing::Contact(0.3);
   const std::vector<Vec3> R = m.problem.R;
   EXPECT_FALSE(SolveEqualitiesDirectly(m.problem));
   EXPECT_EQ(m.problem.R, R);
+}
+
+
+// A mass held by FIX_POINT (row 0) and by a redundant FIX_DIRECTION (row 2) with a second
+// mass falling on it (row 1: contact, normal z, friction 0.9): both masses stop (u = 0),
+// the contact reaction is -M_1 u_free_1 (inside the cone: M_1 departs from m I by < 30%).
+Held MakeContactOnHeld() {
+  Held m = MakeHeld();
+  m.u_free[1] = Vec3(0.0, 0.0, -0.981);
+  m.problem.laws[1] = testing::Contact(0.9);
+  m.problem.B[1] = m.u_free[1] - m.u_free[0];
+  return m;
+}
+
+TEST(EqualityDirect, EliminationLeavesTheContactRowsToNewton) {
+  Held m = MakeContactOnHeld();
+  EqualityElimination elimination;
+  BlockProblem reduced;
+  ASSERT_TRUE(elimination.Reduce(m.problem, reduced));
+  ASSERT_EQ(reduced.size(), 1);
+  NewtonOptions o;
+  o.meritval = 1e-24;
+  const SolverStats st = NewtonSolver(o).Solve(reduced);
+  EXPECT_TRUE(st.converged);
+  elimination.Expand(reduced, m.problem);
+  const std::vector<Vec3> u = Velocities(m);
+  EXPECT_LT(u[0].norm(), 1e-12);
+  EXPECT_LT(u[1].norm(), 1e-12);
+  EXPECT_LT((m.problem.R[1] + m.M_inv[1].inverse() * m.u_free[1]).norm(), 1e-12);
+}
+
+// The matrix-free form (locdyn 'OFF', where NEWTON_SOLVER eliminates the equality rows):
+// products through a copy of the assembled W.
+class StoredOperator final : public WOperator {
+ public:
+  explicit StoredOperator(const BlockProblem& full) : full_(full) {}
+  void Apply(const std::vector<Vec3>& x, std::vector<Vec3>& y) const override {
+    full_.MultiplyW(x, y);
+  }
+  void AssembleFull(BlockProblem& p) const override {
+    ++assemblies;
+    p.row_ptr = full_.row_ptr;
+    p.col = full_.col;
+    p.W = full_.W;
+  }
+  mutable int assemblies = 0;
+
+ private:
+  BlockProblem full_;
+};
+
+TEST(EqualityDirect, MatrixFreeNewtonOnMixedRowsHoldsTheSupportsExactly) {
+  Held m = MakeContactOnHeld();
+  const StoredOperator op(m.problem);
+  BlockProblem& p = m.problem;
+  for (int a = 0; a < 3; ++a) {  // diagonal blocks only, plus the operator
+    const Mat3 d = p.W[p.row_ptr[a]];
+    p.W[a] = d;
+    p.col[a] = a;
+  }
+  p.W.resize(3);
+  p.col.resize(3);
+  for (int a = 0; a <= 3; ++a) p.row_ptr[a] = a;
+  p.W_operator = &op;
+  NewtonOptions o;
+  o.meritval = 1e-24;
+  o.locdyn = false;
+  const SolverStats st = NewtonSolver(o).Solve(p);
+  EXPECT_TRUE(st.converged);
+  EXPECT_EQ(op.assemblies, 1);  // the elimination assembled W once
+  const std::vector<Vec3> u = Velocities(m);
+  EXPECT_LT(u[0].norm(), 1e-12);
+  EXPECT_LT(u[1].norm(), 1e-12);
 }
 
 }  // namespace
