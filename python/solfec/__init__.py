@@ -1,7 +1,25 @@
 """solfec: multibody contact dynamics driven by Python decks (the Solfec input language).
 
 `from solfec import *` gives every deck routine; `solfec deck.py` runs a deck with them as
-builtins."""
+builtins.
+
+Layers of the package: a module imports only modules of lower layers, at the top of the file
+or inside a function alike (tests/python/test_import_graph.py checks it; _solfec is the C++
+extension, below them all):
+
+  layer 0: _state _args _version _mpi meshfile fe_eval hyperelastic
+  layer 1: _outlock mesh_integration results _reduced_base solvers py2deck
+  layer 2: _output xdmf shapes viewer.scene
+  layer 3: model meshgen viewer.server
+  layer 4: constraints loads contact_method partition compat initial_state history viewer
+  layer 5: bases run
+  layer 6: fclib tetgen
+  layer 7: __init__
+  layer 8: cli
+
+_mpi holds the MPI handle the solfec-mpi launcher sets; _output the results-file policy of a
+SOLFEC object (READ/WRITE mode, the output directory's lock, the writer); model the deck's
+model objects (SOLFEC, BODY, CONSTRAINT, materials); the deck routines build on them."""
 
 from .shapes import *          # noqa: F401,F403
 from .model import *           # noqa: F401,F403
@@ -29,7 +47,7 @@ from . import compat as _compat
 from . import tetgen as _tetgen
 from . import results          # noqa: F401  (solfec.results: h5py reader of output files)
 
-__version__ = "0.1.0"
+from ._version import __version__  # noqa: F401
 
 __all__ = (_shapes.__all__ + _model.__all__ + _loads.__all__ + _constraints.__all__ +
            _solvers.__all__ + _run.__all__ + _history.__all__ + _fclib.__all__ +

@@ -5,7 +5,7 @@ DIR/.solfec.lock for as long as its SOLFEC object lives (in practice: until the 
 The file names the holder (pid, host, start time, deck); the lock itself is the kernel's, so a
 run killed even by SIGKILL releases it and the stale file left behind blocks nobody. A second
 writer is refused before it touches the results; a READ-mode run of a directory being written
-is told so (solfec/model.py)."""
+is told so (solfec/_output.py)."""
 
 import errno
 import fcntl

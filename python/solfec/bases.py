@@ -9,6 +9,9 @@ import numpy as np
 
 from . import _args as A
 from . import _solfec
+from ._reduced_base import as_base as _as_base
+from .history import _reader
+from .model import BODY, SOLFEC
 
 __all__ = ["REGISTER_BASE", "MODAL_ANALYSIS", "RIGID_DISPLACEMENTS", "COROTATED_DISPLACEMENTS",
            "POD"]
@@ -17,60 +20,19 @@ _CACHE_FORMAT = "solfec-modal-analysis-1"
 _stats = {"modal_solves": 0}  # eigen solves run by MODAL_ANALYSIS (cache hits do not count)
 
 
-def _as_base(base, routine, arg="base"):
-    """(evals, evecs) -> (evals (n,), evecs (3N, n)) float arrays. evecs is either flat, mode
-    after mode (Solfec-1.0: length 3 * nnod * n), or a 2-D array with one mode per column."""
-    if not isinstance(base, (tuple, list)) or len(base) != 2:
-        raise TypeError(f"{routine}: argument '{arg}' must be a pair (evals, evecs), got "
-                        f"{type(base).__name__}")
-    try:
-        evals = np.asarray(base[0], dtype=float).reshape(-1)
-        evecs = np.asarray(base[1], dtype=float)
-    except (TypeError, ValueError):
-        raise TypeError(f"{routine}: argument '{arg}' must hold numbers (evals, evecs)") from None
-    n = evals.size
-    if n == 0:
-        raise ValueError(f"{routine}: argument '{arg}' has no modes (evals is empty)")
-    if evecs.ndim == 1:
-        if evecs.size % n:
-            raise ValueError(f"{routine}: argument '{arg}': {evecs.size} eigenvector values "
-                             f"do not split into {n} modes")
-        evecs = evecs.reshape(n, -1).T
-    elif evecs.ndim != 2 or evecs.shape[1] != n:
-        raise ValueError(f"{routine}: argument '{arg}': evecs must be flat (mode after mode) or "
-                         f"a 2-D array with {n} columns, got shape {evecs.shape}")
-    if not (np.all(np.isfinite(evals)) and np.all(np.isfinite(evecs))):
-        raise ValueError(f"{routine}: argument '{arg}' contains NaN or infinite values")
-    return np.ascontiguousarray(evals), np.asfortranarray(evecs)
-
-
 def REGISTER_BASE(solfec, base, label):
     """REGISTER_BASE(solfec, (evals, evecs), label): keep a reduced base under `label` so that
     BODY(..., form='BC-RO' | 'BC-MODAL', base=label) can use it (several bodies may share
     one base)."""
-    from .model import SOLFEC
     r = "REGISTER_BASE"
     A.instance(solfec, SOLFEC, r, "solfec")
     A.string(label, r, "label")
     solfec._bases[label] = _as_base(base, r)
 
 
-def resolve_base(solfec, base, routine="BODY"):
-    """BODY argument 'base': None, a REGISTER_BASE label or (evals, evecs)."""
-    if base is None:
-        return None
-    if isinstance(base, str):
-        if base not in solfec._bases:
-            raise ValueError(f"{routine}: no base registered under label {base!r} (argument "
-                             f"'base'); call REGISTER_BASE(solfec, (evals, evecs), {base!r}) first")
-        return solfec._bases[base]
-    return _as_base(base, routine)
-
-
 # --- base builders
 def _fe_body(body, routine):
     """(domain, id) of a FINITE_ELEMENT BODY."""
-    from .model import BODY
     A.instance(body, BODY, routine, "body")
     d = body._d
     if d.body_kind(body._id) != "FINITE_ELEMENT":
@@ -186,7 +148,6 @@ def COROTATED_DISPLACEMENTS(solfec, body, sampling=None):
     `sampling` [s] apart). WRITE mode: the first call starts collecting a snapshot every
     `sampling` [s] (default: every step) during the following RUNs; every call returns the
     snapshots collected so far."""
-    from .model import SOLFEC
     r = "COROTATED_DISPLACEMENTS"
     A.instance(solfec, SOLFEC, r, "solfec")
     d, bid = _fe_body(body, r)
@@ -196,7 +157,6 @@ def COROTATED_DISPLACEMENTS(solfec, body, sampling=None):
         sampling = A.positive(sampling, r, "sampling")
     n = int(_solfec.fe_lumped_mass(d, bid, r).size)
     if solfec._mode == "READ":
-        from .history import _reader
         res = _reader(solfec)
         if not res.has_body(bid) or res.kind(bid) != "FINITE_ELEMENT":
             raise ValueError(f"{r}: the results file holds no FINITE_ELEMENT body {bid} "
@@ -219,7 +179,7 @@ def COROTATED_DISPLACEMENTS(solfec, body, sampling=None):
         raise ValueError(f"{r}: the configuration of body {bid} is not its node coordinates "
                          f"(a reduced-order form; argument 'body'); collect snapshots from a TL "
                          f"or BC body")
-    store = solfec.__dict__.setdefault("_corotated", {})
+    store = solfec._corotated
     if bid not in store:
         snaps = []
         store[bid] = snaps

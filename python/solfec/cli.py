@@ -59,8 +59,8 @@ def _program():
 def _error_output():
     """Where messages about the command line go: stderr, on rank 0 only under solfec-mpi
     (every rank sees the same command line and fails alike)."""
-    from . import run as _run
-    if _run._mpi is not None and _run._mpi.rank() > 0:
+    from . import _mpi
+    if _mpi.rank() > 0:
         return None
     return sys.stderr
 
@@ -222,7 +222,7 @@ def run_deck(path, args):
 
 
 def main(argv=None):
-    from . import __version__
+    from ._version import __version__
     argv = sys.argv[1:] if argv is None else argv
     try:
         parsed = _parse(argv)

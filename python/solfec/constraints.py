@@ -7,76 +7,11 @@ import numbers
 import warnings
 
 from . import _args as A
-from .model import BODY, TIME_SERIES
+from .model import BODY, CONSTRAINT, TIME_SERIES  # (CONSTRAINT: a model object, named here)
 
 __all__ = ["CONSTRAINT", "FIX_POINT", "FIX_DIRECTION", "SET_DISPLACEMENT", "SET_VELOCITY",
            "SET_ACCELERATION", "SET_DISPLACEMENT3", "SET_VELOCITY3", "SET_ACCELERATION3",
            "PUT_RIGID_LINK", "PUT_SPRING"]
-
-
-class CONSTRAINT:
-    """A constraint or contact; returned by FIX_POINT, ... and by .constraints members."""
-
-    def __init__(self):
-        raise TypeError("CONSTRAINT objects are created by FIX_POINT, FIX_DIRECTION, SET_*, "
-                        "PUT_RIGID_LINK, PUT_SPRING or found in solfec.constraints")
-
-    @classmethod
-    def _wrap(cls, solfec, cid):
-        obj = cls.__new__(cls)
-        obj._solfec = solfec
-        obj._id = cid
-        return obj
-
-    @property
-    def _d(self):
-        d = self._solfec._domain
-        if not d.has_constraint(self._id):
-            raise ValueError(f"CONSTRAINT: constraint {self._id} no longer exists (deleted or a "
-                             f"contact that separated)")
-        return d
-
-    def __eq__(self, other):
-        return isinstance(other, CONSTRAINT) and other._id == self._id and \
-            other._solfec is self._solfec
-
-    def __hash__(self):
-        return hash((id(self._solfec), self._id))
-
-    kind = property(lambda self: self._d.constraint_kind(self._id))
-    R = property(lambda self: tuple(self._d.constraint_R(self._id)))
-    U = property(lambda self: tuple(self._d.constraint_U(self._id)))
-
-    @property
-    def V(self):
-        """Solfec-1.0's input velocity: the local relative velocity at the start of the last
-        step (U is the one at its end), in the constraint's base."""
-        if self._solfec._mode == "READ":
-            raise ValueError("CONSTRAINT.V: the velocity at the start of a step is not stored in "
-                             "the results (READ mode); U of the previous frame is the nearest")
-        return tuple(self._d.constraint_V(self._id))
-    base = property(lambda self: self._d.constraint_base(self._id))
-    point = property(lambda self: self._d.constraint_point(self._id))
-    area = property(lambda self: self._d.constraint_area(self._id))
-    gap = property(lambda self: self._d.constraint_gap(self._id))
-    merit = property(lambda self: self._d.constraint_merit(self._id))
-    matlab = property(lambda self: self._d.constraint_material_label(self._id))
-    spair = property(lambda self: self._d.constraint_surfaces(self._id))
-    # SPRING: stroke [m] at the middle of the last step (None for other kinds)
-    stroke = property(lambda self: self._d.constraint_stroke(self._id))
-
-    @property
-    def adjbod(self):
-        b1, b2 = self._d.constraint_bodies(self._id)
-        bodies = self._solfec._bodies
-        got = [bodies.get(b) for b in (b1, b2) if b >= 0]
-        return got[0] if len(got) == 1 else tuple(got)
-
-    def __repr__(self):
-        try:
-            return f"<CONSTRAINT {self._id} {self.kind}>"
-        except ValueError:
-            return f"<CONSTRAINT {self._id} (gone)>"
 
 
 def _body(b, routine, arg="body"):

@@ -10,6 +10,7 @@ import numpy as np
 from . import _args as A
 from . import _solfec
 from . import results as R
+from . import xdmf
 from .model import BODY, SOLFEC
 
 __all__ = ["SEEK", "FORWARD", "BACKWARD", "STRESS", "HISTORY", "XDMF_EXPORT"]
@@ -121,18 +122,16 @@ def STRESS(body, point):
     A.instance(body, BODY, "STRESS", "body")
     A.vec3(point, "STRESS", "point")
     if body.kind == "PSEUDO_RIGID":  # homogeneous deformation: the same at every point
-        from .results import kirchhoff_cauchy_stress
         F = [body.conf[:9][3 * j + i] for i in range(3) for j in range(3)]  # row-major F
         m = body.material
-        return tuple(float(v) for v in kirchhoff_cauchy_stress(F, m.young, m.poisson))
+        return tuple(float(v) for v in R.kirchhoff_cauchy_stress(F, m.young, m.poisson))
     if body.kind == "FINITE_ELEMENT":  # at the point's element, from the body's current q
-        from .results import kirchhoff_cauchy_stress
         X = A.vec3(point, "STRESS", "point")
         # At a mesh node (within GEOMETRIC_EPSILON) the stress is discontinuous: the average
         # of the node's elements' stresses there (Solfec-1.0, Code_Aster's nodal stresses);
         # elsewhere the stress of the element holding the point. Each element with its own
         # material (APPLY_BULKMAT).
-        vals = [kirchhoff_cauchy_stress(np.asarray(F), young, poisson, model)
+        vals = [R.kirchhoff_cauchy_stress(np.asarray(F), young, poisson, model)
                 for F, young, poisson, model in body._d.fe_point_states(body._id, X)]
         return tuple(float(v) for v in np.mean(np.asarray(vals, dtype=float), axis=0))
     raise ValueError(f"STRESS: not defined for {body.kind} bodies")
@@ -347,10 +346,9 @@ def _xdmf_subset(res, subset, r, frames=None):
         elif isinstance(it, tuple) and len(it) == 6 and all(_is_time(v) for v in it):
             # Solfec-1.0: a box (xmin, ymin, zmin, xmax, ymax, zmax): the bodies whose
             # bounding box overlaps it, in the first frame exported.
-            from .xdmf import body_bounds
             fr = next(iter(res.iter_frames([frames[0] if frames else 0], constraints=False)))
             for b in labels:
-                e = body_bounds(res, fr, b) if b in set(int(j) for j in fr.bodies["id"]) else None
+                e = xdmf.body_bounds(res, fr, b) if b in set(int(j) for j in fr.bodies["id"]) else None
                 if e is not None and all(e[k] <= it[k + 3] and it[k] <= e[k + 3]
                                          for k in range(3)):
                     keep.add(b)
@@ -368,7 +366,6 @@ def XDMF_EXPORT(solfec, path=None, t0=None, t1=None, skip=1, *, t=None, subset=N
     XDMF_EXPORT(solfec, t, path | subset, attributes) is accepted too: t a time, a list of
     times or a tuple (t0, t1); subset label patterns, BODY objects or ids (or a list);
     attributes is accepted and every attribute written."""
-    from . import xdmf
     r = "XDMF_EXPORT"
     A.instance(solfec, SOLFEC, r, "solfec")
     frames = None

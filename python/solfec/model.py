@@ -1,18 +1,16 @@
 """Model objects of the deck language (manual 4.1.4-4.1.8): SOLFEC, BULK_MATERIAL,
 SURFACE_MATERIAL, BODY, TIME_SERIES, and BYLABEL, BODY_CHARS, INITIAL_VELOCITY, DELETE."""
 
-import atexit
-import math
 import os
-import shutil
 import weakref
 
 from . import _args as A
-from . import _outlock
+from . import _mpi
+from . import _output
+from . import _reduced_base
 from . import _state
 from . import _solfec
-from . import bases as _bases
-from .shapes import _objects, _ShapeObject
+from .shapes import _BodyMesh, _objects, _ShapeObject
 
 __all__ = ["SOLFEC", "BULK_MATERIAL", "SURFACE_MATERIAL", "BODY", "TIME_SERIES", "BYLABEL",
            "BODY_CHARS", "INITIAL_VELOCITY", "DELETE", "APPLY_BULKMAT", "MATERIAL"]
@@ -59,9 +57,8 @@ class SOLFEC(_KnownMembers):
             raise ValueError(f"SOLFEC: the output directory '{out}' is not writable "
                              f"(argument 'output')")
         self._domain = _solfec.Domain(analysis, h)
-        from . import run as _run
-        if _run._mpi is not None and _run._mpi.size() > 1:  # solfec-mpi (docs/parallel.md)
-            self._domain._attach_decomposition(_run._mpi.decomposition_factory())
+        if _mpi.size() > 1:  # solfec-mpi (docs/parallel.md)
+            self._domain._attach_decomposition(_mpi.hooks.decomposition_factory())
         self._domain.geometric_epsilon = _state.geometric_epsilon
         self._domain.set_sparsify(0.01, 0.0, _state.geometric_epsilon)
         self._analysis = analysis
@@ -74,90 +71,11 @@ class SOLFEC(_KnownMembers):
         self._surface = []           # SURFACE_MATERIAL objects
         self._output_interval = None
         self._output_compression = False
-        self._select_mode(out, analysis, h)
+        self._corotated = {}         # COROTATED_DISPLACEMENTS snapshots by body id (bases.py)
+        self._viewer_runs = []       # solfec -v: the RUNs to replay (run.py, docs/viewer.md)
+        # results (docs/output.md): READ / WRITE mode, output file, restart (_output.py)
+        _output.select_mode(self, out, analysis, h)
         _state.solfec_objects.append(weakref.ref(self))
-
-    # --- results (docs/output.md): READ / WRITE mode, output file, restart
-    def _select_mode(self, out, analysis, h):
-        """'READ' if valid results exist (unless -w or -c); otherwise 'WRITE' with a new
-        results file; -c with valid results continues them (WRITE, restored at RUN)."""
-        from . import results
-        name = os.path.basename(os.path.normpath(out))
-        self._h5path = os.path.join(out, name + ".h5")
-        self._mode = "WRITE"
-        self._output = None          # _solfec.Output in WRITE mode
-        self._results = None         # results.Results in READ mode (opened lazily)
-        self._frame = -1             # current frame in READ mode
-        self._present = None         # body ids of the current frame in READ mode
-        self._continue = False       # -c: restore the last frame at the first RUN
-        self._deck_time = 0.0        # sum of RUN durations (restart targets)
-        opts = _state.options
-        other = _claim_output_path(self, out)
-        from . import run as _run
-        lock = None
-        if other is not None:   # a Python session reusing a directory: this process holds it
-            lock = getattr(other, "_lock", None)
-        elif _run._mpi is None or _run._mpi.rank() == 0:   # solfec-mpi: rank 0 writes `out`
-            lock = _outlock.acquire(out)  # before the results are read, let alone truncated
-        busy = lock if isinstance(lock, str) else None
-        try:
-            self._select_locked(out, analysis, h, name, lock, busy, other is not None)
-        except BaseException:
-            if lock is not None and not busy and other is None:
-                lock.release()   # a traceback kept by the caller must not keep the lock
-            self._lock = None
-            raise
-        _claimed[os.path.realpath(out)] = weakref.ref(self)
-
-    def _select_locked(self, out, analysis, h, name, lock, busy, shared):
-        from . import results
-        opts = _state.options
-        if busy and (opts["write"] or opts.get("continue")):
-            raise ValueError(_busy_message(out, busy))
-        valid = results.is_valid(self._h5path)
-        if busy and not valid:
-            raise ValueError(_busy_message(out, busy))
-        from .run import _rank_output_dir   # solfec-mpi: ranks > 0 write to a private copy
-        out = _rank_output_dir(out, valid)
-        self._h5path = os.path.join(out, name + ".h5")
-        if valid and opts.get("continue"):
-            self._continue = True
-            self._lock = lock
-            self._start_output(out, analysis, h, append=True)
-        elif valid and not opts["write"]:
-            self._mode = "READ"
-            if lock is not None and not busy and not shared:
-                lock.release()   # reading does not keep writers out
-            if lock is not None and not shared:  # rank 0 (or serial) tells it once
-                _tell_read_mode(out, self._h5path, busy)
-        else:
-            self._lock = lock
-            _check_free_space(out, 1 << 20, "SOLFEC")
-            self._start_output(out, analysis, h, append=False)
-            deck = opts.get("deck")
-            if deck and os.path.isfile(deck):
-                dst = os.path.join(out, name + ".py")
-                try:
-                    if not (os.path.exists(dst) and os.path.samefile(deck, dst)):
-                        shutil.copyfile(deck, dst)
-                except OSError as e:
-                    raise ValueError(f"SOLFEC: cannot copy the deck to '{dst}' (argument "
-                                     f"'output'): {e.strerror}") from None
-
-    def _start_output(self, out, analysis, h, append):
-        from . import results, __version__
-        attrs = {"analysis": analysis, "step": repr(h), "solfec_version": __version__,
-                 "deck": os.path.basename(_state.options.get("deck") or "")}
-        try:
-            self._output = _solfec.Output(self._h5path, os.path.join(out, "STATE"), append,
-                                          attrs)
-        except ValueError as e:
-            raise ValueError(str(e).replace("OUTPUT:", "SOLFEC:", 1) +
-                             " (argument 'output')") from None
-        self._output.attach(self._domain)
-        self._handle = _OutputHandle(self._output, self._domain)
-        results.register_writer(self._h5path, self._handle)
-        _open_outputs.append(weakref.ref(self._handle))
 
     # --- read-only members
     @property
@@ -197,7 +115,6 @@ class SOLFEC(_KnownMembers):
 
     @property
     def constraints(self):
-        from .constraints import CONSTRAINT
         return [CONSTRAINT._wrap(self, i) for i in self._domain.constraint_ids()]
 
     @property
@@ -228,108 +145,6 @@ class SOLFEC(_KnownMembers):
 
     def __repr__(self):
         return f"<SOLFEC {self._analysis} step={self.step} output='{self._outpath}'>"
-
-
-class _OutputHandle:
-    """Weak-referencable handle of a writer: close() releases the file (reopened by the next
-    frame) so that h5py may read it in this process; finish() also writes STATE."""
-
-    def __init__(self, output, domain):
-        self.output = output
-        self.domain = domain
-
-    def close(self):
-        self.output.close()
-
-    def finish(self):
-        self.output.finish(self.domain)
-
-
-_open_outputs = []
-
-
-@atexit.register
-def _close_outputs():
-    for ref in _open_outputs:
-        h = ref()
-        if h is not None:
-            try:
-                h.finish()
-            except Exception:  # noqa: BLE001 - exiting anyway
-                pass
-
-
-# Output directories of the live SOLFEC objects of this process, by real path.
-_claimed = {}
-
-
-def _claim_output_path(sol, out):  # noqa: ARG001 - registered by _select_mode on success
-    """Another live SOLFEC object of this process using the output directory `out`, or None.
-    In a deck run by solfec that raises unless the other object has run (the second would
-    overwrite, or silently replay, the first's results); a Python session using the package
-    (a script, a test that writes then reads back) may reuse the directory: the new object
-    shares the lock."""
-    key = os.path.realpath(out)
-    other = _claimed.get(key)
-    if other is not None and other() is not None:
-        import gc
-        gc.collect()   # an object the deck no longer holds may linger in a reference cycle
-    other = other() if other is not None else None
-    # A deck may create a second SOLFEC object on a directory whose first object has run, to
-    # read its results back (Solfec-1.0's validation decks do: compute, then READ): it shares
-    # the lock. Before the first object's RUN, the second would overwrite or replay it: refused.
-    if other is not None and _state.options.get("deck") and not getattr(other, "_ran", False):
-        raise ValueError(_shared_message(out))
-    return other
-
-
-def _shared_message(out):
-    return (f"SOLFEC: the output directory '{out}' is already used by another SOLFEC object "
-            f"of this deck (argument 'output'); give each SOLFEC object its own output "
-            f"directory")
-
-
-def _busy_message(out, holder):
-    return (f"SOLFEC: the output directory '{out}' is being written by another solfec run "
-            f"({holder}) (argument 'output'); two runs writing one directory would destroy "
-            f"its results: wait for that run to end (or stop it), or write elsewhere (another "
-            f"output path, or -s SUBDIR)")
-
-
-def _tell_read_mode(out, h5path, busy):
-    """The one line a READ-mode SOLFEC prints on stderr: the results replayed, nothing is
-    computed, and how to recompute; or that another run is still writing them."""
-    import sys
-    from . import results
-    what = "results"
-    try:
-        with results.Results(h5path) as r:
-            what = f"results ({r.nframes} frames, t = {r.times[0]:g} to {r.times[-1]:g})"
-    except Exception:  # noqa: BLE001 - the line is informative; READ reports real errors
-        pass
-    if busy:
-        line = (f"solfec: READ mode: '{out}' is being written by another solfec run ({busy}); "
-                f"its {what} so far are replayed, nothing is computed; wait for that run to "
-                f"end for complete results")
-    else:
-        line = (f"solfec: READ mode: '{out}' holds {what} of an earlier run, which the deck "
-                f"replays; nothing is computed (run with -w to recompute, -c to continue)")
-    sys.stdout.flush()
-    sys.stderr.write(line + "\n")
-    sys.stderr.flush()
-
-
-def _check_free_space(path, need, routine):
-    """Raises ValueError if the file system of `path` has fewer than `need` bytes free."""
-    try:
-        st = os.statvfs(path)
-    except OSError:
-        return
-    free = st.f_bavail * st.f_frsize
-    if free < need:
-        raise ValueError(f"{routine}: not enough disk space for the output in '{path}': "
-                         f"{free / 1e6:.1f} MB free, about {need / 1e6:.4g} MB needed; free "
-                         f"space, choose another output directory or a longer OUTPUT interval")
 
 
 class BULK_MATERIAL:
@@ -582,7 +397,7 @@ class BODY(_KnownMembers):
             whole.append(o._get(r).copy())
         self._solfec = solfec
         background = None if mesh is None else mesh._get(r, "mesh").copy()
-        evals, evecs = _bases.resolve_base(solfec, base, r) or (None, None)
+        evals, evecs = _reduced_base.resolve_base(solfec, base, r) or (None, None)
         self._id = solfec._domain.add_body(kind, whole, mat._m, label or "", background,
                                            form, evals, evecs)
         self._material = mat
@@ -653,7 +468,6 @@ class BODY(_KnownMembers):
         """Solfec-1.0's BODY.mesh: a FINITE_ELEMENT body's mesh as a live MESH view (the
         background mesh when BODY had 'mesh'); other kinds: the MESH piece of the shape, a
         list of them when there are several, None when there is none."""
-        from .shapes import _BodyMesh
         d = self._d
         if self.kind == "FINITE_ELEMENT":
             return _BodyMesh(d, self._id)
@@ -662,7 +476,6 @@ class BODY(_KnownMembers):
 
     @property
     def constraints(self):
-        from .constraints import CONSTRAINT
         return [CONSTRAINT._wrap(self._solfec, i) for i in self._d.body_constraint_ids(self._id)]
 
     @property
@@ -823,16 +636,80 @@ def INITIAL_VELOCITY(body, linear, angular):
     body._d.set_initial_velocity(body._id, lin, ang)
 
 
+class CONSTRAINT:
+    """A constraint or contact; returned by FIX_POINT, ... (constraints.py) and by the
+    .constraints members of SOLFEC and BODY."""
+
+    def __init__(self):
+        raise TypeError("CONSTRAINT objects are created by FIX_POINT, FIX_DIRECTION, SET_*, "
+                        "PUT_RIGID_LINK, PUT_SPRING or found in solfec.constraints")
+
+    @classmethod
+    def _wrap(cls, solfec, cid):
+        obj = cls.__new__(cls)
+        obj._solfec = solfec
+        obj._id = cid
+        return obj
+
+    @property
+    def _d(self):
+        d = self._solfec._domain
+        if not d.has_constraint(self._id):
+            raise ValueError(f"CONSTRAINT: constraint {self._id} no longer exists (deleted or a "
+                             f"contact that separated)")
+        return d
+
+    def __eq__(self, other):
+        return isinstance(other, CONSTRAINT) and other._id == self._id and \
+            other._solfec is self._solfec
+
+    def __hash__(self):
+        return hash((id(self._solfec), self._id))
+
+    kind = property(lambda self: self._d.constraint_kind(self._id))
+    R = property(lambda self: tuple(self._d.constraint_R(self._id)))
+    U = property(lambda self: tuple(self._d.constraint_U(self._id)))
+
+    @property
+    def V(self):
+        """Solfec-1.0's input velocity: the local relative velocity at the start of the last
+        step (U is the one at its end), in the constraint's base."""
+        if self._solfec._mode == "READ":
+            raise ValueError("CONSTRAINT.V: the velocity at the start of a step is not stored in "
+                             "the results (READ mode); U of the previous frame is the nearest")
+        return tuple(self._d.constraint_V(self._id))
+    base = property(lambda self: self._d.constraint_base(self._id))
+    point = property(lambda self: self._d.constraint_point(self._id))
+    area = property(lambda self: self._d.constraint_area(self._id))
+    gap = property(lambda self: self._d.constraint_gap(self._id))
+    merit = property(lambda self: self._d.constraint_merit(self._id))
+    matlab = property(lambda self: self._d.constraint_material_label(self._id))
+    spair = property(lambda self: self._d.constraint_surfaces(self._id))
+    # SPRING: stroke [m] at the middle of the last step (None for other kinds)
+    stroke = property(lambda self: self._d.constraint_stroke(self._id))
+
+    @property
+    def adjbod(self):
+        b1, b2 = self._d.constraint_bodies(self._id)
+        bodies = self._solfec._bodies
+        got = [bodies.get(b) for b in (b1, b2) if b >= 0]
+        return got[0] if len(got) == 1 else tuple(got)
+
+    def __repr__(self):
+        try:
+            return f"<CONSTRAINT {self._id} {self.kind}>"
+        except ValueError:
+            return f"<CONSTRAINT {self._id} (gone)>"
+
+
 @A.keyword_aliases("DELETE", object="obj")
 def DELETE(solfec, obj):
     """DELETE(solfec, object): removes a BODY (with its constraints) or a CONSTRAINT."""
-    from .constraints import CONSTRAINT
     r = "DELETE"
     A.instance(solfec, SOLFEC, r, "solfec")
     if isinstance(obj, BODY):
-        from . import run as _run
         if (not solfec._domain.has_body(obj._id) and solfec.mode == "WRITE"
-                and _run._mpi is None):  # (solfec-mpi: a body may live on another rank)
+                and not _mpi.active()):  # (solfec-mpi: a body may live on another rank)
             raise ValueError(f"DELETE: body {obj._id} is not in this SOLFEC object (argument "
                              f"'object'): it was deleted already or belongs to another one")
         solfec._domain.delete_body(obj._id)

@@ -370,11 +370,8 @@ def install_import_hook():
 
 
 def _rank0():
-    try:
-        from . import run as _run
-        return _run._mpi is None or _run._mpi.rank() == 0
-    except Exception:  # noqa: BLE001 - outside the launcher
-        return True
+    from . import _mpi
+    return _mpi.rank() == 0
 
 
 def compile_for_run(source, path, namespace):

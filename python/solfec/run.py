@@ -2,12 +2,13 @@
 UNPHYSICAL_PENETRATION, GEOMETRIC_EPSILON, CONTACT_*, VIEWER, NCPU, HERE, ENERGY, TIMING,
 DURATION, DISPLACEMENT, VELOCITY and the serial answers of the parallel routines."""
 
-import math
-import os
-
 from . import _args as A
+from . import _mpi
 from . import _state
+from ._output import check_free_space
+from .history import _current_row, _load_frame, _reader, _restore_last
 from .model import BODY, SOLFEC
+from .results import TIMING_NAMES
 from .solvers import AUTO_SOLVER, GAUSS_SEIDEL_SOLVER, NEWTON_SOLVER, PENALTY_SOLVER
 
 __all__ = ["RUN", "CALLBACK", "OUTPUT", "EXTENTS", "UNPHYSICAL_PENETRATION", "GEOMETRIC_EPSILON",
@@ -37,17 +38,15 @@ def RUN(solfec, solver, duration):
     dur = A.positive(duration, r, "duration", allow_zero=True)
     solfec._ran = True   # solfec.cli tells about decks that compute nothing
     if _state.options.get("viewer") and solfec._mode != "READ":
-        solfec.__dict__.setdefault("_viewer_runs", []).append((solver, dur))  # docs/viewer.md
+        solfec._viewer_runs.append((solver, dur))  # docs/viewer.md
         return
     if solfec._mode == "READ":
-        from .history import _load_frame, _reader
         _load_frame(solfec, 0 if solfec._frame < 0 else
                     min(solfec._frame + 1, _reader(solfec).nframes - 1))
         return
     d = solfec._domain
     solfec._deck_time += dur
     if solfec._continue:  # solfec -c: restore the last frame once, then run to deck times
-        from .history import _restore_last
         _restore_last(solfec)
         solfec._continue = False
         solfec._continued = True
@@ -67,13 +66,12 @@ def RUN(solfec, solver, duration):
 
 def _check_run_space(solfec, duration):
     """Estimated bytes of the frames of this RUN against the free disk space."""
-    from .model import _check_free_space
     d, out = solfec._domain, solfec._output
     h = d.step
     steps = max(0.0, duration / h)
     frames = steps if out.interval <= 0 else min(steps, duration / out.interval) + 1
     per_frame = 256 + d.num_bodies * 20 * 8 + d.num_constraints * 344
-    _check_free_space(solfec._outpath, int(frames * per_frame) + (1 << 20), "RUN")
+    check_free_space(solfec._outpath, int(frames * per_frame) + (1 << 20), "RUN")
 
 
 def CALLBACK(solfec, interval, data, callback):
@@ -202,14 +200,9 @@ def VIEWER():
     return bool(_state.options.get("viewer"))
 
 
-# Under `solfec-mpi` the launcher sets this to its _solfec_mpi module (rank, size, barrier);
-# None in serial runs (docs/parallel.md).
-_mpi = None
-
-
 def NCPU(solfec=None):
     """NCPU(| solfec): number of processors (MPI ranks under solfec-mpi; 1 in a serial run)."""
-    return 1 if _mpi is None else _mpi.size()
+    return _mpi.size()
 
 
 @A.keyword_aliases("HERE", object="obj")
@@ -218,9 +211,8 @@ def HERE(solfec, obj):
     is here on the rank that owns (integrates) it, which can change as bodies migrate; before
     the first RUN every rank holds every body. Other objects and serial runs: True."""
     A.instance(solfec, SOLFEC, "HERE", "solfec")
-    if _mpi is None:
+    if not _mpi.active():
         return True
-    from .model import BODY
     if isinstance(obj, BODY):
         d = solfec._domain
         return d.has_body(obj._id) and d.owns(obj._id)
@@ -229,42 +221,13 @@ def HERE(solfec, obj):
 
 def RANK():
     """RANK(): this processor's rank (0 in serial)."""
-    return 0 if _mpi is None else _mpi.rank()
+    return _mpi.rank()
 
 
 def BARRIER():
     """BARRIER(): synchronises processors (no-op in serial)."""
-    if _mpi is not None:
-        _mpi.barrier()
-    return True
-
-
-def _rank_output_dir(out, valid):
-    """Directory this rank writes the results of a SOLFEC object with output `out` to.
-    Under solfec-mpi (docs/parallel.md) every rank holds the synchronised model at output
-    time but only rank 0 writes into `out`; a rank > 0 that would write (no valid results, -w
-    or -c) writes into a private scratch copy removed at exit, so two ranks never write the
-    same file.
-    Collective: every rank calls it from SOLFEC(); the barrier keeps rank 0 from creating
-    results before every rank has judged the existing ones (`valid`)."""
-    if _mpi is None:
-        return out
-    opts = _state.options
-    if _mpi.rank() > 0 and (not valid or opts["write"] or opts.get("continue")):
-        import atexit
-        import shutil
-        import tempfile
-        scratch = tempfile.mkdtemp(prefix=f"solfec-mpi-rank{_mpi.rank()}-")
-        atexit.register(shutil.rmtree, scratch, True)
-        name = os.path.basename(os.path.normpath(out))
-        mine = os.path.join(scratch, name)
-        if valid and opts.get("continue"):
-            shutil.copytree(out, mine)   # continue from a private copy of rank 0's results
-        else:
-            os.makedirs(mine)
-        out = mine
     _mpi.barrier()
-    return out
+    return True
 
 
 def SUBDIR():
@@ -354,9 +317,7 @@ def TIMING(solfec, kind):
     kind = A.string(kind, "TIMING", "kind")
     value = solfec._domain.timing(kind)  # validates the kind
     if solfec._mode == "READ":
-        from .history import _current_row
         row = _current_row(solfec)
-        from .results import TIMING_NAMES
         return 0.0 if row is None else float(row["timing"][TIMING_NAMES.index(kind)])
     return value
 
@@ -366,7 +327,6 @@ def DURATION(solfec):
     WRITE mode."""
     A.instance(solfec, SOLFEC, "DURATION", "solfec")
     if solfec._mode == "READ":
-        from .history import _reader
         t = _reader(solfec).times
         return (float(t[0]), float(t[-1]))
     return solfec._domain.time

@@ -7,6 +7,7 @@ import math
 from . import _args as A
 from . import _state
 from . import mesh_integration as _mesh_integration
+from . import meshfile
 from ._solfec import Shape as _Shape
 from . import _solfec
 
@@ -220,10 +221,9 @@ class MESH(_ShapeObject):
     def inter_element_faces(self):
         """Faces shared by two elements, each as the node list of the face in the first
         element using it (outward from that element), in element order."""
-        from .meshfile import LOCAL_FACES
         seen, out = {}, []
         for nodes, _ in self._get("MESH.inter_element_faces").mesh_elements():
-            for face in LOCAL_FACES[len(nodes)]:
+            for face in meshfile.LOCAL_FACES[len(nodes)]:
                 f = [nodes[i] for i in face]
                 key = tuple(sorted(f))
                 if key in seen:
@@ -455,7 +455,6 @@ def MESH_READ(path, volid=1, surfid=1):
     meshio format) of first-order tetrahedra, pyramids, wedges and hexahedra; gmsh physical
     tags give volume ids (volume cells) and surface ids (boundary triangles and quads);
     untagged elements and faces get `volid` and `surfid` (docs/deck-language.md)."""
-    from . import meshfile
     r = "MESH_READ"
     p = str(path.__fspath__()) if hasattr(path, "__fspath__") else A.string(path, r, "path")
     s = meshfile.read_shape(p, A.integer(volid, r, "volid"), A.integer(surfid, r, "surfid"))
@@ -590,8 +589,7 @@ def SPLIT(shape, point, normal, surfid=(0, 0), topoadj="OFF", remesh="ON"):
 
 def MASS_CENTER(shape):
     """MASS_CENTER(shape | body): mass centre (x, y, z) of shapes (uniform density) or a body."""
-    from .model import BODY
-    if isinstance(shape, BODY):
+    if hasattr(shape, "_mass_center"):  # a BODY (model.py, a layer above this module)
         return shape._mass_center()
     whole = _Shape()
     for o in _objects(shape, "MASS_CENTER"):

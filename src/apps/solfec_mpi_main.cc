@@ -141,7 +141,7 @@ int main(int argc, char** argv) {
         sys.attr("stdout").attr("reconfigure")(py::arg("line_buffering") = true,
                                                py::arg("write_through") = false);
       py::module_ hooks = py::module_::import("_solfec_mpi");
-      py::module_::import("solfec.run").attr("_mpi") = hooks;
+      py::module_::import("solfec._mpi").attr("hooks") = hooks;
       py::exec(kCaptureFailure);
       py::list argv_list = sys.attr("argv");
       py::list args;  // sys.argv[1:] as Python decoded them (UTF-8, surrogateescape)

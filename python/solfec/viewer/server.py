@@ -130,12 +130,12 @@ class Viewer:
         todo = [m for m in self.models if not m.read]
         if not todo:
             return {"started": False, "reason": "every SOLFEC object has output already"}
-        from .. import model as _model
+        from .. import _output
         for m in todo:  # release this process's (empty) writer of the file the child writes
             h = getattr(m.solfec, "_handle", None)
             if h is not None:
                 h.close()
-                _model._open_outputs[:] = [r for r in _model._open_outputs if r() is not h]
+                _output.open_outputs[:] = [r for r in _output.open_outputs if r() is not h]
             m.solfec._output = None
             lock = getattr(m.solfec, "_lock", None)   # the child takes the directory's lock
             if lock is not None:
