@@ -8,6 +8,7 @@
 #include <unistd.h>
 
 #include <chrono>
+#include <cstdio>
 #include <cstdlib>
 #include <iostream>
 #include <sstream>
@@ -25,6 +26,17 @@ using solfec::parallel::Communicator;
 namespace {
 
 Communicator* g_world = nullptr;  // set in main before the interpreter starts
+
+// Prints "rank k: message" once (from this rank only) to stderr and ends every rank of the
+// job with `code` (MPI_Abort): the launcher's decision on a failed deck (the library only
+// throws). Call it from the rank that failed; never returns.
+[[noreturn]] void AbortJob(const Communicator& comm, const std::string& message, int code) {
+  std::fprintf(stderr, "rank %d: %s\n", comm.rank(), message.c_str());
+  std::fflush(stderr);
+  std::fflush(stdout);
+  MPI_Abort(comm.comm(), code == 0 ? 1 : code);
+  std::abort();  // MPI_Abort does not return; keeps [[noreturn]] honest
+}
 
 }  // namespace
 
@@ -170,8 +182,8 @@ int main(int argc, char** argv) {
     if (failure.empty()) failure = "solfec-mpi: the deck ended with exit code " +
                                    std::to_string(code);
     std::cerr << Tagged(failure, world.rank()) << std::endl;
-    world.Abort("solfec-mpi: terminating all ranks (exit code " + std::to_string(code) + ")",
-                code);
+    AbortJob(world, "solfec-mpi: terminating all ranks (exit code " + std::to_string(code) + ")",
+             code);
   }
   return 0;
 }

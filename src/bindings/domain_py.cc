@@ -585,6 +585,11 @@ void DefineDomain(py::module_& m) {
                                if (!d.distributed()) return py::none();
                                return py::cast(d.decomposition().Stats());
                              })
+      // The steps run without the GIL (other Python threads, e.g. the viewer's server, go
+      // on meanwhile). Every call back into Python takes it again: the interrupt check below,
+      // and the Python callables held as std::function (FORCE callbacks, CALLBACK functions,
+      // PUT_SPRING functions, the solver-failure policy), whose pybind11 wrappers acquire the
+      // GIL for each call. Nothing else in the domain touches Python objects.
       .def("run",
            [](Domain& d, solvers::ConstraintSolver& solver, double duration) {
              d.set_interrupt_check([] {
@@ -592,6 +597,7 @@ void DefineDomain(py::module_& m) {
                if (PyErr_CheckSignals() != 0) throw py::error_already_set();
                return false;
              });
+             py::gil_scoped_release nogil;
              return d.Run(solver, duration);
            },
            py::arg("solver"), py::arg("duration"))

@@ -81,14 +81,6 @@ std::vector<std::int64_t> Communicator::AllGather(const std::vector<std::int64_t
   return AllGatherT(local, MPI_INT64_T, counts);
 }
 
-void Communicator::Abort(const std::string& message, int code) const {
-  std::fprintf(stderr, "rank %d: %s\n", rank_, message.c_str());
-  std::fflush(stderr);
-  std::fflush(stdout);
-  MPI_Abort(comm_, code == 0 ? 1 : code);
-  std::abort();  // MPI_Abort does not return; keeps [[noreturn]] honest
-}
-
 MpiSession::MpiSession(int* argc, char*** argv) {
   int initialised = 0;
   MPI_Initialized(&initialised);

@@ -46,9 +46,8 @@ class Communicator {
   void ConsistentSum(std::vector<double>& values) const;
   // The counts every rank will send to this one, given what this one sends to each.
   std::vector<int> AllToAllCounts(const std::vector<int>& scount) const;
-  // Prints "rank k: message" once (from this rank only) to stderr and terminates every rank of
-  // the job with `code` (MPI_Abort). Call it from the rank that failed; never returns.
-  [[noreturn]] void Abort(const std::string& message, int code = 1) const;
+  // (No Abort: the library reports errors as exceptions; the launcher, which owns the job,
+  // decides to end it: apps/solfec_mpi_main.cc.)
 
  private:
   template <typename T>

@@ -138,8 +138,9 @@ PartitionResult Partitioner::Partition(const PartitionInput& input, int nparts) 
                                &imp_part, &nexp, &exp_gid, &exp_lid, &exp_proc, &exp_part);
   input_ = nullptr;
   if (rc != ZOLTAN_OK && rc != ZOLTAN_WARN)
-    comm_.Abort("Partitioner::Partition: Zoltan_LB_Partition failed (code " +
-                std::to_string(rc) + ")");
+    throw SolverError("RUN: the domain partitioning failed on rank " +
+                      std::to_string(comm_.rank()) + " (Zoltan_LB_Partition returned " +
+                      std::to_string(rc) + "); check IMBALANCE_TOLERANCE's arguments");
   PartitionResult out;
   // RETURN_LISTS=PARTS: the export list holds every local object with its new part and rank.
   out.owner.assign(input.ids.size(), comm_.rank());
