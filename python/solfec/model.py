@@ -102,10 +102,12 @@ class SOLFEC(_KnownMembers):
 
     @property
     def bodies(self):
+        # Newest first, as Solfec-1.0's SOLFEC.bodies (dom.c DOM_Insert_Body prepends each
+        # body): decks index it, e.g. tests/BM23 reads bodies[0] as the body made last.
         ids = self._domain.body_ids()
         if self._present is not None:
             ids = [i for i in ids if i in self._present]
-        return [self._bodies[i] for i in ids if i in self._bodies]
+        return [self._bodies[i] for i in reversed(ids) if i in self._bodies]
 
     @property
     def nbod(self):
@@ -548,7 +550,7 @@ def BYLABEL(solfec, kind, label):
                                       "SURFACE MATERIAL", "BULK MATERIAL"))
     A.string(label, r, "label")
     if kind == "BODY":
-        pool = solfec.bodies
+        pool = solfec.bodies[::-1]  # the first body made with the label
     elif kind.startswith("SURFACE"):
         pool = solfec._surface
     else:

@@ -83,7 +83,7 @@ def test_body_members_and_inertia(sol):
     assert b.mass == 10.0 and b.tensor == pytest.approx((1, 0, 0, 0, 2, 0, 0, 0, 3))
     obst = BODY(sol, "OBSTACLE", slab(), bulk)
     assert obst.conf is None and obst.velo is None
-    assert sol.nbod == 2 and sol.bodies == [b, obst]
+    assert sol.nbod == 2 and sol.bodies == [obst, b]  # newest first, as Solfec-1.0
     DELETE(sol, b)
     assert sol.nbod == 1
     with pytest.raises(ValueError, match="deleted"):
@@ -159,7 +159,7 @@ def test_callback_extents_and_exclusions(sol):
     BODY(sol, "OBSTACLE", slab(), bulk)
     a = BODY(sol, "RIGID", box(-0.5, -0.5, 0.0, 1, 1, 1), bulk)
     b = BODY(sol, "RIGID", box(3, -0.5, 0.0, 1, 1, 1), bulk)
-    floor = sol.bodies[0]
+    floor = sol.bodies[-1]  # made first (the list is newest first)
     CONTACT_EXCLUDE_BODIES(floor, b)  # b falls through the floor
     EXTENTS(sol, (-10, -10, -2, 10, 10, 10))  # ... and is deleted below z = -2
     GRAVITY(sol, (0, 0, -10))
