@@ -84,6 +84,11 @@ def test_pressure_on_a_face_gives_the_momentum_p_a_t(outdir):
     assert abs(mean[0]) < 1e-9 and abs(mean[1]) < 1e-9
     with pytest.raises(ValueError, match="'surfid'"):
         PRESSURE(b, 99, 1.0)
+    with pytest.raises(ValueError, match="'follower'"):
+        PRESSURE(b, 6, 1.0, follower="yes")
+    ffr = BODY(sol, "FINITE_ELEMENT", cube_mesh(5, 0, 0, 1.0, 1), bulk, form="FFR")
+    with pytest.raises(ValueError, match="'follower'"):
+        PRESSURE(ffr, 6, 1.0, follower=False)  # FFR faces turn with the frame: always follower
     rigid = BODY(sol, "RIGID", box(3, 0, 0, 1, 1, 1), bulk)
     with pytest.raises(ValueError, match="FINITE_ELEMENT"):
         PRESSURE(rigid, 1, 1.0)
