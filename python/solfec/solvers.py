@@ -4,6 +4,8 @@ PENALTY_SOLVER, NEWTON_SOLVER (4.1.11, with locdyn='OFF' the former BODY_SPACE_S
 extension AUTO_SOLVER (Newton and Gauss-Seidel taking turns)."""
 
 import inspect
+import os
+import sys
 
 from . import _args as A
 from . import _solfec
@@ -28,6 +30,16 @@ class _IterationsHistory:
     @itershist.setter
     def itershist(self, v):
         self._s.itershist_on = A.onoff(v, type(self).__name__, "itershist")
+
+
+def _deck_stacklevel():
+    """warnings.warn's stacklevel, for the caller of _deck_stacklevel, that names the first
+    frame outside this package (the deck's line)."""
+    here = os.path.dirname(os.path.abspath(__file__))
+    f, level = sys._getframe(1), 1
+    while f is not None and os.path.dirname(os.path.abspath(f.f_code.co_filename)) == here:
+        f, level = f.f_back, level + 1
+    return level
 
 
 def _callback_args(callback, solver, args):
@@ -91,10 +103,13 @@ class GAUSS_SEIDEL_SOLVER(_IterationsHistory):
             if name in ("epsilon", "diagepsilon") and v >= 1:  # relative accuracies
                 # Solfec-1.0 accepts any positive value (lng.c; corpus decks use 1 and 10)
                 import warnings
-                warnings.warn(f"{r}: argument '{name}' = {value!r} is not below 1: as a "
-                              f"relative accuracy it stops the iterations after one sweep "
-                              f"whatever the reactions (a value in (0, 1) makes it decide)",
-                              stacklevel=3)
+                what = ("the relative change meets it after the first sweep, so only the merit "
+                        "test (meritval < 1) stops the iterations, or each solve ends after one "
+                        "sweep (meritval >= 1, the default)" if name == "epsilon" else
+                        "the diagonal block solver meets it after its first iteration")
+                warnings.warn(f"{r}: argument '{name}' = {value!r} is not below 1: {what}; a "
+                              f"value in (0, 1) makes it a relative accuracy",
+                              stacklevel=_deck_stacklevel())
         elif kind == "int":
             v = A.integer(value, r, name)
             if v < 1:
