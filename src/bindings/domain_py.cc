@@ -650,7 +650,7 @@ void DefineDomain(py::module_& m) {
         out["body1"] = body1;
         out["body2"] = body2;
         out["point"] = point;
-        std::vector<double> W, B, R, U, mu, shift;  // shift: eta min(0, U_N^t) + UN_shift
+        std::vector<double> W, B, R, U, mu, shift;  // shift: eta min(0, U_N^t) (eq. 7.1)
         std::vector<int> kind;
         for (const Mat3& w : p.W)
           for (int i = 0; i < 3; ++i)
@@ -663,8 +663,7 @@ void DefineDomain(py::module_& m) {
           }
           kind.push_back(static_cast<int>(p.laws[a].kind));
           mu.push_back(p.laws[a].friction);
-          shift.push_back(p.laws[a].restitution * std::min(0.0, p.laws[a].UN_prev) +
-                          p.laws[a].UN_shift);
+          shift.push_back(p.laws[a].restitution * std::min(0.0, p.laws[a].UN_prev));
         }
         out["row_ptr"] = p.row_ptr;
         out["col"] = p.col;

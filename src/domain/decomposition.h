@@ -9,6 +9,7 @@
 #include "body/body.h"
 #include "contact/constraint.h"
 #include "solvers/block_problem.h"
+#include "solvers/process_coupling.h"
 
 namespace solfec::domain {
 
@@ -42,10 +43,12 @@ class Decomposition {
   // This rank solves c (contacts: the owner of the lowest-id non-obstacle body; user
   // constraints: the owner of body1).
   virtual bool Home(const contact::Constraint& c) const = 0;
-  // Collective, after the assembly of this rank's rows: sets problem.coupling so that the
-  // solver sees the reactions of the other ranks' rows on shared bodies.
-  virtual void PrepareSolve(Domain& d, const std::vector<contact::Constraint*>& rows,
-                            solvers::BlockProblem& problem) = 0;
+  // Collective, after the assembly of this rank's rows: the coupling through which the
+  // solver sees the reactions of the other ranks' rows on shared bodies (null: none, the
+  // serial solve).
+  virtual solvers::ProcessCoupling* PrepareSolve(Domain& d,
+                                                 const std::vector<contact::Constraint*>& rows,
+                                                 solvers::BlockProblem& problem) = 0;
   // Collective, after the solve: the impulses of this rank's rows on bodies owned elsewhere
   // are added to the owners' impulse() before the end of the step.
   virtual void FinishSolve(Domain& d) = 0;
@@ -81,8 +84,10 @@ class SerialDecomposition final : public Decomposition {
   bool Owns(const body::Body&) const override { return true; }
   bool Active(const body::Body&) const override { return true; }
   bool Home(const contact::Constraint&) const override { return true; }
-  void PrepareSolve(Domain&, const std::vector<contact::Constraint*>&,
-                    solvers::BlockProblem&) override {}
+  solvers::ProcessCoupling* PrepareSolve(Domain&, const std::vector<contact::Constraint*>&,
+                                         solvers::BlockProblem&) override {
+    return nullptr;
+  }
   void FinishSolve(Domain&) override {}
   std::vector<Id> GatherIds(const std::vector<Id>& mine) override { return mine; }
   void Synchronize(Domain&) override {}

@@ -289,14 +289,8 @@ void Domain::AssembleLocalDynamics(double t, double h, const solvers::Constraint
 // Solves C(B + W R, R) = 0 and adds h H^T R to the bodies' impulses (solfec-mpi: with the
 // other ranks' rows, and the impulses on bodies owned elsewhere sent to their owners).
 void Domain::SolveConstraints(double h, solvers::ConstraintSolver& solver) {
-  decomposition_->PrepareSolve(*this, rows_, problem_);
-  try {
-    solver_stats_ = solver.Solve(problem_);
-  } catch (...) {
-    problem_.coupling = nullptr;
-    throw;
-  }
-  problem_.coupling = nullptr;
+  solvers::ProcessCoupling* coupling = decomposition_->PrepareSolve(*this, rows_, problem_);
+  solver_stats_ = coupling ? solver.SolveCoupled(problem_, *coupling) : solver.Solve(problem_);
   local_dynamics_.Scatter(rows_, h, problem_);
   decomposition_->FinishSolve(*this);
   for (size_t i = 0; i < rows_.size(); ++i)

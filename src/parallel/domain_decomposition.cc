@@ -436,8 +436,9 @@ void DomainDecomposition::BeginStep(domain::Domain& d) {
 
 // ---------------------------------------------------------------- solve
 
-void DomainDecomposition::PrepareSolve(domain::Domain& d, const std::vector<Constraint*>& rows,
-                                       solvers::BlockProblem& problem) {
+solvers::ProcessCoupling* DomainDecomposition::PrepareSolve(domain::Domain& d,
+                                                           const std::vector<Constraint*>& rows,
+                                                           solvers::BlockProblem& problem) {
   const int me = comm_.rank(), n = comm_.size();
   std::map<Id, Body*> touched;  // non-obstacle bodies of this rank's rows
   for (const Constraint* c : rows)
@@ -511,7 +512,7 @@ void DomainDecomposition::PrepareSolve(domain::Domain& d, const std::vector<Cons
   shared_sum_ += static_cast<double>(shared.size());
   coupling_->Plan();
   coupling_->Colour();
-  problem.coupling = coupling_.get();  // on every rank: the solvers' sums are collective
+  return coupling_.get();  // on every rank: the solvers' sums are collective
 }
 
 void DomainDecomposition::FinishSolve(domain::Domain& d) {

@@ -29,8 +29,9 @@ class DomainDecomposition final : public domain::Decomposition {
   bool Owns(const body::Body& b) const override;
   bool Active(const body::Body& b) const override;
   bool Home(const contact::Constraint& c) const override;
-  void PrepareSolve(domain::Domain& d, const std::vector<contact::Constraint*>& rows,
-                    solvers::BlockProblem& problem) override;
+  solvers::ProcessCoupling* PrepareSolve(domain::Domain& d,
+                                         const std::vector<contact::Constraint*>& rows,
+                                         solvers::BlockProblem& problem) override;
   void FinishSolve(domain::Domain& d) override;
   std::vector<Id> GatherIds(const std::vector<Id>& mine) override;
   void Synchronize(domain::Domain& d) override;

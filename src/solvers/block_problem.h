@@ -6,7 +6,6 @@
 #include <vector>
 
 #include "base/types.h"
-#include "solvers/process_coupling.h"
 
 namespace solfec::solvers {
 
@@ -96,9 +95,6 @@ struct BlockProblem {
   std::vector<double> merit;  // out: per-row share of the merit function g(R) (eq. 8.1)
   double step = 0.0;    // h (for information; laws are in velocity form)
   const WOperator* W_operator = nullptr;  // matrix-free W (then W holds the diagonal only)
-  // solfec-mpi: the rows of this process are coupled to other processes' rows through B
-  // (solvers/process_coupling.h); null in serial runs.
-  ProcessCoupling* coupling = nullptr;
 };
 
 // Inverts the SPD 3x3 block W (Sylvester test with a relative tolerance); returns false

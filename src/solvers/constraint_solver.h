@@ -4,7 +4,9 @@
 #include <string>
 #include <vector>
 
+#include "base/errors.h"
 #include "solvers/block_problem.h"
+#include "solvers/process_coupling.h"
 
 namespace solfec::solvers {
 
@@ -35,9 +37,13 @@ class ConstraintSolver {
   // True when the solver works with a matrix-free W (BlockProblem::W_operator): the
   // assembly may then skip the off-diagonal blocks (NEWTON_SOLVER locdyn 'OFF').
   virtual bool matrix_free() const { return false; }
-  // True when the solver can solve the rows of one process coupled to other processes' rows
-  // (BlockProblem::coupling, solfec-mpi).
+  // solfec-mpi: whether SolveCoupled is available.
   virtual bool supports_coupling() const { return false; }
+  // solfec-mpi (collective): solves the rows of this process, which see the other processes'
+  // rows through `coupling` (solvers/process_coupling.h); the statistics are global.
+  virtual SolverStats SolveCoupled(BlockProblem& /*problem*/, ProcessCoupling& /*coupling*/) {
+    throw InputError(std::string(name()) + ": not available in solfec-mpi runs");
+  }
 
   // Solfec-1.0 'itershist': while on, every Solve appends its iteration count (set_itershist
   // clears the list).

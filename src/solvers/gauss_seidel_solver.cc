@@ -105,12 +105,36 @@ void GaussSeidelSolver::set_options(const GaussSeidelOptions& options) {
   options_ = options;
 }
 
+// The sweeps of a serial solve: every row in index order (backward: reversed).
+class GaussSeidelSolver::SerialSweeps final : public GaussSeidelSolver::Sweeps {
+ public:
+  SerialSweeps(GaussSeidelSolver& gs, ProcessCoupling& none) : Sweeps(none), gs_(gs) {}
+  void Sweep(BlockProblem& problem, SweepSums& sums, bool forward, int) override {
+    if (forward) {
+      gs_.Sweep<true, false>(problem, sums);
+    } else {
+      gs_.Sweep<false, false>(problem, sums);
+    }
+  }
+  void Reduce(SweepSums&, std::vector<double>&) override {}
+  bool alone() const override { return true; }
+
+ private:
+  GaussSeidelSolver& gs_;
+};
+
 SolverStats GaussSeidelSolver::Solve(BlockProblem& problem) {
+  SerialCoupling none;
+  SerialSweeps sweeps(*this, none);
+  return Run(problem, sweeps);
+}
+
+SolverStats GaussSeidelSolver::Run(BlockProblem& problem, Sweeps& sweeps) {
   options_.Validate();
   problem.EnsureAssembled();  // the sweeps need the off-diagonal blocks
   problem.Validate(name());
-  Prepare(problem);
-  last_stats_ = Iterate(problem);
+  Prepare(problem, sweeps.coupling);
+  last_stats_ = Iterate(problem, sweeps);
   RecordIters(last_stats_.iters);
   // Keep the statistics (with the policy outcome) even when the policy throws.
   try {
@@ -123,7 +147,7 @@ SolverStats GaussSeidelSolver::Solve(BlockProblem& problem) {
 }
 
 // Per-Solve precomputation: diagonal inverses, merit denominator, work arrays.
-void GaussSeidelSolver::Prepare(BlockProblem& problem) {
+void GaussSeidelSolver::Prepare(BlockProblem& problem, ProcessCoupling& coupling) {
   const int n = problem.size();
   if (problem.R.empty()) problem.R.assign(n, Vec3::Zero());
   num_singular_ = InvertDiagonalBlocks(problem, W_inv_);
@@ -134,7 +158,7 @@ void GaussSeidelSolver::Prepare(BlockProblem& problem) {
   bnorm2_ = 0.0;
   for (const Vec3& b : problem.B) bnorm2_ += b.squaredNorm();
   std::vector<double> sums{MeritDenominatorSum(problem.B, W_inv_), bnorm2_};
-  if (problem.coupling) problem.coupling->Sum(sums);  // over processes (solfec-mpi)
+  coupling.Sum(sums);  // over all processes (solfec-mpi)
   denominator_ = MeritDenominatorOfSum(sums[0]);
   bnorm2_ = sums[1];
   R_prev_.resize(n);
@@ -237,171 +261,32 @@ void GaussSeidelSolver::Sweep(BlockProblem& problem, SweepSums& sums, const int*
   sums.scale2_prev = std::max({sums.rnorm2_prev, sums.unorm2_prev, bnorm2_});
 }
 
-// The rows of a stage that no other process sees are swept while the exchange is in
-// flight (manual Alg. 9.3), then, once it is complete, the rows whose B it changed.
-void GaussSeidelSolver::SweepStage(BlockProblem& problem, SweepSums& sums, const Stage& stage,
-                                   bool forward, int index, bool first) {
-  // A forward staged sweep visits the rows in the order before_ was made for.
-  const bool ordered = forward && index >= 0;
-  ProcessCoupling& coupling = *problem.coupling;
-  if (index < 0) coupling.StartExchange(problem);
-  else coupling.StartStageExchange(problem, index, forward, &R_prev_);
-  const auto sweep = [&](const int* rows, int m) {
-    if (ordered) {
-      Sweep<true, true, true>(problem, sums, rows, m);
-    } else if (forward) {
-      Sweep<true, true>(problem, sums, rows, m);
-    } else {
-      Sweep<false, true>(problem, sums, rows, m);
-    }
-  };
-  const int ni = static_cast<int>(stage.inner.size());
-  // In chunks (from the far end when sweeping backward), letting the exchange progress.
-  constexpr int kChunk = 512;
-  for (int done = 0; done < ni; done += kChunk) {
-    const int m = std::min(kChunk, ni - done);
-    sweep(stage.inner.data() + (forward ? done : ni - done - m), m);
-    coupling.Progress();
-  }
-  // B_start_: B of the previous iterate (for its merit; StagedSweep copies B at the sweep's
-  // start, the exchanges correct it where they can tell). The inner rows' B never changes,
-  // so the copy is right for those already swept too.
-  if (index >= 0) {
-    coupling.FinishStageExchange(problem, &B_start_);
-  } else {
-    coupling.FinishExchange(problem);
-    if (first) {
-      for (int a : boundary_) B_start_[a] = problem.B[a];
-    }
-  }
-  sweep(stage.boundary.data(), static_cast<int>(stage.boundary.size()));
-}
-
-void GaussSeidelSolver::StagedSweep(BlockProblem& problem, SweepSums& sums, bool forward) {
-  ++stamp_;
-  for (int a : boundary_) B_start_[a] = problem.B[a];
-  const int S = static_cast<int>(stages_.size());
-  for (int k = 0; k < S; ++k) {
-    const int index = forward ? k : S - 1 - k;
-    SweepStage(problem, sums, stages_[index], forward, index, k == 0);
-  }
-}
-
-void GaussSeidelSolver::InnerLoops(BlockProblem& problem, SweepSums& sums, bool forward) {
-  const int n = problem.size();
-  S_iter_ = R_prev_;
-  for (int loop = 1; loop < options_.innerloops; ++loop) {
-    SweepSums local;  // (the merit and residual stay those of the iteration's start)
-    const int S = static_cast<int>(stages_.size());
-    for (int k = 0; k < S; ++k) {
-      const Stage& st = stages_[forward ? k : S - 1 - k];
-      const int ni = static_cast<int>(st.inner.size()), nb = static_cast<int>(st.boundary.size());
-      if (forward) {  // (the order of before_, or its reverse)
-        Sweep<true, true, true>(problem, local, st.inner.data(), ni);
-        Sweep<true, true, true>(problem, local, st.boundary.data(), nb);
-      } else {
-        Sweep<false, true, true>(problem, local, st.boundary.data(), nb);
-        Sweep<false, true, true>(problem, local, st.inner.data(), ni);
-      }
-    }
-    sums.diag_diverged |= local.diag_diverged;
-    sums.diag_failed |= local.diag_failed;
-    sums.cohesion_broken |= local.cohesion_broken;
-  }
-  R_prev_.swap(S_iter_);
-  sums.change2 = sums.norm2 = 0.0;
-  for (int a = 0; a < n; ++a) {
-    sums.change2 += (problem.R[a] - R_prev_[a]).squaredNorm();
-    sums.norm2 += problem.R[a].squaredNorm();
-  }
-}
-
-// solfec-mpi: the sums of a sweep over all processes (every decision is taken on them),
-// with `extra` values (Anderson's inner products) summed in the same reduction.
-void GaussSeidelSolver::ReduceSweepSums(ProcessCoupling& coupling, SweepSums& sums,
-                                        std::vector<double>& extra) const {
-  std::vector<double> v{sums.change2,      sums.norm2,       sums.merit_prev,
-                        sums.residual2_prev, sums.rnorm2_prev, sums.unorm2_prev,
-                        sums.diag_diverged ? 1.0 : 0.0, sums.diag_failed ? 1.0 : 0.0,
-                        sums.cohesion_broken ? 1.0 : 0.0};
-  v.insert(v.end(), extra.begin(), extra.end());
-  coupling.Sum(v);
-  sums.change2 = v[0];
-  sums.norm2 = v[1];
-  sums.merit_prev = v[2];
-  sums.residual2_prev = v[3];
-  sums.rnorm2_prev = v[4];
-  sums.unorm2_prev = v[5];
-  sums.scale2_prev = std::max({v[4], v[5], bnorm2_});
-  sums.diag_diverged = v[6] > 0.0;
-  sums.diag_failed = v[7] > 0.0;
-  sums.cohesion_broken = v[8] > 0.0;
-  std::copy(v.begin() + 9, v.end(), extra.begin());
-}
-
-// Stages of a coupled sweep, each split into the rows no other process sees (swept while
-// the stage's exchange is in flight) and the others; sorted, as SweepStages returns them.
-void GaussSeidelSolver::PrepareStages(ProcessCoupling& coupling,
-                                      const std::vector<std::vector<int>>& stages,
-                                      const BlockProblem& problem) {
-  const int n = problem.size();
-  const std::vector<char> boundary = coupling.BoundaryRows(n);
-  stages_.assign(stages.size(), Stage());
-  for (size_t s = 0; s < stages.size(); ++s)
-    for (int a : stages[s]) (boundary[a] ? stages_[s].boundary : stages_[s].inner).push_back(a);
-  boundary_.clear();
-  for (int a = 0; a < n; ++a)
-    if (boundary[a]) boundary_.push_back(a);
-  // before_[k] of block k = (a, c): row c comes before row a in a forward staged sweep
-  // (stage by stage, inner rows then boundary rows), so that sweep tests no visit stamps.
-  std::vector<int> position(n, 0);
-  int next = 0;
-  for (const Stage& st : stages_) {
-    for (int a : st.inner) position[a] = next++;
-    for (int a : st.boundary) position[a] = next++;
-  }
-  before_.assign(problem.col.size(), 0);
-  for (int a = 0; a < n; ++a)
-    for (int k = problem.row_ptr[a] + 1; k < problem.row_ptr[a + 1]; ++k)
-      before_[k] = position[problem.col[k]] < position[a] ? 1 : 0;
-}
+// The staged sweeps of gauss_seidel_coupled.cc.
+template void GaussSeidelSolver::Sweep<true, true, false>(BlockProblem&, SweepSums&, const int*,
+                                                          int);
+template void GaussSeidelSolver::Sweep<false, true, false>(BlockProblem&, SweepSums&,
+                                                           const int*, int);
+template void GaussSeidelSolver::Sweep<true, true, true>(BlockProblem&, SweepSums&, const int*,
+                                                         int);
+template void GaussSeidelSolver::Sweep<false, true, true>(BlockProblem&, SweepSums&, const int*,
+                                                          int);
 
 // The loop of Alg. 9.1. 'BOTH' (Solfec-1.0): `while |S - R| / |R| > epsilon or g(R) >
 // meritval` (the merit test off for meritval >= 1); 'EITHER': `while |S - R| / |R| > epsilon
 // and g(R) > meritval`. The merit of iterate k is known after sweep k + 1; if it already
 // ends the loop, iterate k (kept in R_prev_) is restored, so the result equals the plain
 // algorithm's.
-SolverStats GaussSeidelSolver::Iterate(BlockProblem& problem) {
+SolverStats GaussSeidelSolver::Iterate(BlockProblem& problem, Sweeps& sweeps) {
   SolverStats stats;
   const int n = problem.size();
-  ProcessCoupling* coupling = problem.coupling;
-  if (n == 0 && !coupling) {
+  if (n == 0 && sweeps.alone()) {
     stats.converged = true;
     problem.U.clear();
     problem.merit.clear();
     return stats;
   }
-  stages_.clear();
-  // SIMPLIFIED (solfec-mpi): one sweep over the contacts, then sweeps over the other rows
-  // only (manual 9.1); decided on the number of other rows over all processes.
-  const bool simplified =
-      coupling && options_.variant == GaussSeidelOptions::Variant::kSimplified;
-  bool any_others = false;
-  if (coupling) {
-    visit_.assign(n, 0);
-    stamp_ = 0;
-    B_start_ = problem.B;
-    if (simplified) {
-      std::vector<std::vector<int>> split(2);
-      for (int a = 0; a < n; ++a)
-        split[problem.laws[a].kind == LawKind::kSignoriniCoulomb ? 0 : 1].push_back(a);
-      any_others = coupling->Sum(static_cast<double>(split[1].size())) > 0.0;
-      PrepareStages(*coupling, split, problem);  // not swept as stages: one or the other
-    } else {
-      PrepareStages(*coupling, coupling->SweepStages(static_cast<int>(options_.variant), n),
-                    problem);
-    }
-  }
+  sweeps.Begin(problem);
+  const bool simplified = sweeps.contacts_first();  // (solfec-mpi)
   const bool anderson = depth_ > 0 && !simplified;
   // reverse: forward and backward sweeps alternate, so Anderson accelerates the map of a
   // forward + backward pair (from R_pair_, the pair's start), not each sweep (a history
@@ -422,23 +307,13 @@ SolverStats GaussSeidelSolver::Iterate(BlockProblem& problem) {
     if (paired && forward) R_pair_ = problem.R;
     // Anderson after this sweep: every sweep, or (paired) after the backward one.
     const bool accelerate = anderson && (!paired || !forward);
-    if (simplified) {
-      ++stamp_;
-      SweepStage(problem, last, stages_[stats.iters == 0 ? 0 : 1], true, -1, true);
-    } else if (coupling) {
-      StagedSweep(problem, last, forward);  // solfec-mpi: one stage per exchange
-      if (options_.innerloops > 1) InnerLoops(problem, last, forward);
-    } else if (forward) {
-      Sweep<true, false>(problem, last);
-    } else {
-      Sweep<false, false>(problem, last);
-    }
+    sweeps.Sweep(problem, last, forward, stats.iters);  // lines 2-5
     if (options_.reverse) forward = !forward;
-    if (coupling) {  // one reduction: the sweep's sums and Anderson's inner products
-      products.clear();
-      if (accelerate) AndersonProducts(problem, paired ? R_pair_ : R_prev_, products);
-      ReduceSweepSums(*coupling, last, products);
-    }
+    // Anderson's inner products (used only if the loop goes on) and the sweep's sums are
+    // taken over all processes in one reduction (solfec-mpi).
+    products.clear();
+    if (accelerate) AndersonProducts(problem, paired ? R_pair_ : R_prev_, products);
+    sweeps.Reduce(last, products);
     ++stats.iters;
     const double rel = last.norm2 > 0.0 ? std::sqrt(last.change2 / last.norm2)
                                         : (last.change2 > 0.0 ? 1.0 : 0.0);
@@ -450,7 +325,7 @@ SolverStats GaussSeidelSolver::Iterate(BlockProblem& problem) {
     if (simplified && stats.iters == 1) {  // the contact sweep: its reactions stay
       stats.rerhist.push_back(rel);
       stats.relative_error = rel;
-      if (!any_others) {
+      if (!sweeps.others()) {
         stats.converged = true;
         break;
       }
@@ -485,16 +360,12 @@ SolverStats GaussSeidelSolver::Iterate(BlockProblem& problem) {
     }
     // The accelerated point is iterate k (the next sweep starts from it; at maxiter it is
     // returned), so merhist and a run cut at maxiter = k agree.
-    if (accelerate) {
-      if (!coupling) AndersonProducts(problem, paired ? R_pair_ : R_prev_, products);
-      Accelerate(problem, products);
-    }
+    if (accelerate) Accelerate(problem, products);
     if (stats.iters >= options_.maxiter) break;
   }
   // Final state: U = B + W R and per-row merits of the returned iterate.
-  if (coupling) coupling->Exchange(problem);  // B consistent with the returned R
-  stats.merit = ComputeMerit(problem, W_inv_, denominator_);
-  if (coupling) stats.merit = coupling->Sum(stats.merit);
+  sweeps.coupling.Exchange(problem);  // (solfec-mpi) B consistent with the returned R
+  stats.merit = sweeps.coupling.Sum(ComputeMerit(problem, W_inv_, denominator_));
   if (stats.merhist.size() < stats.rerhist.size()) stats.merhist.push_back(stats.merit);
   if (!stats.converged && !nonfinite && merit_test && stats.merit <= options_.meritval &&
       (!both || stats.relative_error <= options_.epsilon))

@@ -97,6 +97,9 @@ class GaussSeidelSolver final : public ConstraintSolver {
   // Fills R, U = B + W R, the per-row merits and the cohesive flags; then applies the
   // failure policy (may throw SolverError under 'EXIT').
   SolverStats Solve(BlockProblem& problem) override;
+  // solfec-mpi: the same iteration with each sweep split into stages between exchanges with
+  // the other processes (options' variant, innerloops; gauss_seidel_coupled.cc).
+  SolverStats SolveCoupled(BlockProblem& problem, ProcessCoupling& coupling) override;
   const char* name() const override { return "GAUSS_SEIDEL_SOLVER"; }
   bool supports_coupling() const override { return true; }
 
@@ -140,19 +143,46 @@ class GaussSeidelSolver final : public ConstraintSolver {
   // One stage of a coupled sweep: the exchange of stage `index` starts (index < 0: the
   // whole exchange), Sweep<forward, true> over the inner rows, the exchange finishes, the
   // boundary rows (B_start_: see the definition). The caller advances stamp_ once per sweep.
-  void SweepStage(BlockProblem& problem, SweepSums& sums, const Stage& stage, bool forward,
-                  int index, bool first);
+  void SweepStage(ProcessCoupling& coupling, BlockProblem& problem, SweepSums& sums,
+                  const Stage& stage, bool forward, int index, bool first);
   // A coupled sweep of several stages (SweepStage for each).
-  void StagedSweep(BlockProblem& problem, SweepSums& sums, bool forward);
+  void StagedSweep(ProcessCoupling& coupling, BlockProblem& problem, SweepSums& sums,
+                   bool forward);
   // innerloops - 1 more sweeps of this process's rows without exchange; the iteration's
   // change is then that of R against the iterate it started from (kept in R_prev_).
   void InnerLoops(BlockProblem& problem, SweepSums& sums, bool forward);
   void PrepareStages(ProcessCoupling& coupling, const std::vector<std::vector<int>>& stages,
                      const BlockProblem& problem);
-  void Prepare(BlockProblem& problem);
   void ReduceSweepSums(ProcessCoupling& coupling, SweepSums& sums,
                        std::vector<double>& extra) const;
-  SolverStats Iterate(BlockProblem& problem);
+
+  // How an iteration sweeps the rows and sums its statistics: SerialSweeps (every row, in
+  // index order or its reverse) or CoupledSweeps (solfec-mpi: stages between exchanges with
+  // the other processes; gauss_seidel_coupled.cc). Iterate runs Alg. 9.1's loop on either.
+  class Sweeps {
+   public:
+    explicit Sweeps(ProcessCoupling& c) : coupling(c) {}
+    virtual ~Sweeps() = default;
+    // One iteration (`iteration` = 0, 1, ...): every row swept once.
+    virtual void Sweep(BlockProblem& problem, SweepSums& sums, bool forward, int iteration) = 0;
+    // The iteration's sums, and `extra` values, over all processes (serial: as they are).
+    virtual void Reduce(SweepSums& sums, std::vector<double>& extra) = 0;
+    // No other process takes part (an empty problem may return at once).
+    virtual bool alone() const = 0;
+    // Before the first iteration (after Prepare).
+    virtual void Begin(BlockProblem&) {}
+    // Variant 'SIMPLIFIED' (solfec-mpi): the first iteration sweeps the contact rows only,
+    // the later ones the other rows only; others(): some process has other rows.
+    virtual bool contacts_first() const { return false; }
+    virtual bool others() const { return true; }
+    ProcessCoupling& coupling;  // the exchanges and sums (SerialCoupling: none)
+  };
+  class SerialSweeps;
+  class CoupledSweeps;
+  // Options check, assembly, Prepare, Iterate, failure policy.
+  SolverStats Run(BlockProblem& problem, Sweeps& sweeps);
+  void Prepare(BlockProblem& problem, ProcessCoupling& coupling);
+  SolverStats Iterate(BlockProblem& problem, Sweeps& sweeps);
 
   GaussSeidelOptions options_;
   FailureCallback callback_;

@@ -8,6 +8,7 @@
 #include <string>
 
 #include "base/errors.h"
+#include "solvers/equality_direct.h"
 #include "solvers/gauss_seidel_solver.h"
 #include "solvers/merit.h"
 
@@ -149,33 +150,31 @@ double NewtonSolver::Residual(const BlockProblem& p, const std::vector<Vec3>& R,
     J.computeInverseWithCheck(inv, ok, 1e-14 * std::max(1.0, J.cwiseAbs().maxCoeff()));
     M_[a] = ok ? inv : Mat3::Identity();
   }
-  return 0.5 * (p.coupling ? p.coupling->Sum(phi) : phi);
+  return 0.5 * coupling_->Sum(phi);
 }
 
 void NewtonSolver::MultiplyWhole(const BlockProblem& p, const std::vector<Vec3>& x,
                                  std::vector<Vec3>& y) {
   p.MultiplyW(x, y);
-  if (p.coupling) p.coupling->AddCrossProduct(p, x, y);
+  coupling_->AddCrossProduct(p, x, y);
 }
 
 double NewtonSolver::Dot(const BlockProblem& p, Eigen::Ref<const VecX> a,
                          Eigen::Ref<const VecX> b) const {
   const double d = a.dot(b);
-  return p.coupling ? p.coupling->Sum(d) : d;
+  return coupling_->Sum(d);
 }
 
 double NewtonSolver::Merit(BlockProblem& problem, double denominator) {
-  if (!problem.coupling) return ComputeMerit(problem, W_inv_, denominator);
-  MultiplyWhole(problem, problem.R, problem.U);
-  for (int a = 0; a < problem.size(); ++a) problem.U[a] += problem.B[a];
-  return problem.coupling->Sum(MeritFromU(problem, W_inv_, denominator));
+  problem.ComputeU();  // U = B + W R, plus the part of the other processes' rows
+  coupling_->AddCrossProduct(problem, problem.R, problem.U);
+  return coupling_->Sum(MeritFromU(problem, W_inv_, denominator));
 }
 
 double NewtonSolver::Relative(BlockProblem& problem) const {
-  if (!problem.coupling) return RelativeResidual(problem);
   const std::array<double, 4> s = RelativeResidualSums(problem);
   std::vector<double> v(s.begin(), s.end());
-  problem.coupling->Sum(v);
+  coupling_->Sum(v);
   return RelativeResidualOfSums({v[0], v[1], v[2], v[3]});
 }
 
@@ -286,8 +285,8 @@ bool NewtonSolver::Smooth(BlockProblem& problem, SolverStats& stats, double& mer
   o.maxiter = sweeps;
   o.residual = options_.residual;
   GaussSeidelSolver gs(o);
-  const SolverStats g = gs.Solve(problem);
-  if (problem.coupling) problem.B = B0_;  // its exchanges moved the others' R into B
+  const SolverStats g = GaussSeidel(gs, problem);
+  problem.B = B0_;  // (solfec-mpi: its exchanges moved the others' R into B)
   smoothing_sweeps_ += g.iters;
   stats.iters += g.iters;
   stats.merhist.insert(stats.merhist.end(), g.merhist.begin(), g.merhist.end());
@@ -296,7 +295,32 @@ bool NewtonSolver::Smooth(BlockProblem& problem, SolverStats& stats, double& mer
   return g.iters > 0;
 }
 
+SolverStats NewtonSolver::GaussSeidel(GaussSeidelSolver& gs, BlockProblem& problem) {
+  return coupled_ ? gs.SolveCoupled(problem, *coupling_) : gs.Solve(problem);
+}
+
 SolverStats NewtonSolver::Solve(BlockProblem& problem) {
+  coupling_ = &serial_;
+  coupled_ = false;
+  return Run(problem);
+}
+
+SolverStats NewtonSolver::SolveCoupled(BlockProblem& problem, ProcessCoupling& coupling) {
+  coupling_ = &coupling;
+  coupled_ = true;
+  try {
+    const SolverStats stats = Run(problem);
+    coupling_ = &serial_;
+    coupled_ = false;
+    return stats;
+  } catch (...) {
+    coupling_ = &serial_;
+    coupled_ = false;
+    throw;
+  }
+}
+
+SolverStats NewtonSolver::Run(BlockProblem& problem) {
   problem.Validate("NEWTON_SOLVER");
   const int n = problem.size();
   for (int a = 0; a < n; ++a)
@@ -309,12 +333,51 @@ SolverStats NewtonSolver::Solve(BlockProblem& problem) {
   smoothing_sweeps_ = 0;
   smoothing_next_ = options_.smoothing;
   SolverStats stats;
+  // Only linear equality rows: the Newton step is that linear system, solved exactly (one
+  // iteration; GMRES took hundreds on stiff supported FE bodies). Newton goes on from its
+  // R if the merit is still above meritval (e.g. contradicting targets).
+  if (!coupled_ && SolveEqualitiesDirectly(problem)) {  // (not per process)
+    InvertDiagonalBlocks(problem, W_inv_);
+    const double merit = ComputeMerit(problem, W_inv_, MeritDenominator(problem.B, W_inv_));
+    if (merit <= options_.meritval ||
+        (options_.residual > 0.0 && RelativeResidual(problem) <= options_.residual)) {
+      stats.iters = 1;
+      stats.merit = merit;
+      stats.converged = true;
+      stats.merhist.push_back(merit);
+      stats.mvhist.push_back(0);
+      stats.row_merit = problem.merit;
+      last_stats_ = stats;
+      RecordIters(stats.iters);
+      return stats;
+    }
+  }
+  // locdyn 'OFF' (FE bodies): equality rows beside others (supports beside contacts) are
+  // eliminated by their Schur complement (EqualityElimination) and the iterations run on
+  // the other rows alone (the reduced problem has no equality rows, so it is not reduced
+  // again). Newton goes on over all rows from the expanded R if the whole merit is still
+  // above meritval.
+  if (!coupled_ && problem.W_operator) {
+    EqualityElimination elimination;
+    BlockProblem reduced;
+    if (elimination.Reduce(problem, reduced)) {
+      SolverStats s = Run(reduced);
+      elimination.Expand(reduced, problem);
+      InvertDiagonalBlocks(problem, W_inv_);
+      const double merit = ComputeMerit(problem, W_inv_, MeritDenominator(problem.B, W_inv_));
+      if (merit <= options_.meritval) {
+        s.merit = merit;
+        s.converged = true;
+        s.error = "OK";
+        s.row_merit = problem.merit;
+        last_stats_ = s;
+        return s;
+      }
+    }
+  }
   InvertDiagonalBlocks(problem, W_inv_);
   B0_ = problem.B;
-  denominator_ = problem.coupling
-                     ? MeritDenominatorOfSum(problem.coupling->Sum(
-                           MeritDenominatorSum(problem.B, W_inv_)))
-                     : MeritDenominator(problem.B, W_inv_);
+  denominator_ = MeritDenominatorOfSum(coupling_->Sum(MeritDenominatorSum(problem.B, W_inv_)));
   const double denominator = denominator_;
   rho_.assign(n, 1.0);
   for (int a = 0; a < n; ++a) {
@@ -415,7 +478,7 @@ SolverStats NewtonSolver::Solve(BlockProblem& problem) {
         broken = true;
       }
     }
-    if (problem.coupling) broken = problem.coupling->Sum(broken ? 1.0 : 0.0) > 0.0;
+    broken = coupling_->Sum(broken ? 1.0 : 0.0) > 0.0;  // (over all processes)
     if (!broken || no_progress || stats.iters >= options_.maxiter) break;
   }
   stats.merit = Merit(problem, denominator);
@@ -435,7 +498,7 @@ SolverStats NewtonSolver::Solve(BlockProblem& problem) {
       o.residual = options_.residual;
       o.maxiter = std::max(options_.maxiter, 1000);  // GS default at least
       GaussSeidelSolver gs(o);
-      const SolverStats g = gs.Solve(problem);
+      const SolverStats g = GaussSeidel(gs, problem);
       fell_back_ = true;
       stats.iters += g.iters;
       stats.merit = g.merit;
@@ -448,7 +511,7 @@ SolverStats NewtonSolver::Solve(BlockProblem& problem) {
       stats.message += "; continued by GAUSS_SEIDEL_SOLVER (gsflag 'ON'): " + g.error;
     }
   }
-  if (problem.coupling) problem.coupling->Exchange(problem);  // B, U consistent with R
+  coupling_->Exchange(problem);  // (solfec-mpi) B, U consistent with R
   problem.ComputeU();
   last_stats_ = stats;
   RecordIters(stats.iters);

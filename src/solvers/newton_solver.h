@@ -50,6 +50,8 @@ struct NewtonOptions {
   void Validate() const;
 };
 
+class GaussSeidelSolver;
+
 class NewtonSolver final : public ConstraintSolver {
  public:
   explicit NewtonSolver(const NewtonOptions& options = {});
@@ -65,6 +67,9 @@ class NewtonSolver final : public ConstraintSolver {
   // the GMRES iterations (W products) of every Newton step and 0 for every smoothing sweep
   // (those sweeps also count in stats.iters and merhist).
   SolverStats Solve(BlockProblem& problem) override;
+  // solfec-mpi: every product, inner product, norm and merit over all processes' rows
+  // (B stays as assembled; the Gauss-Seidel smoothing and fallback are coupled sweeps).
+  SolverStats SolveCoupled(BlockProblem& problem, ProcessCoupling& coupling) override;
   const char* name() const override { return "NEWTON_SOLVER"; }
   bool matrix_free() const override { return !options_.locdyn; }
   bool supports_coupling() const override { return !matrix_free(); }  // (locdyn 'ON')
@@ -90,8 +95,11 @@ class NewtonSolver final : public ConstraintSolver {
   // Up to options_.smoothing Gauss-Seidel sweeps from problem.R (within maxiter); updates
   // stats (iters, merhist) and merit; false when no sweep was possible.
   bool Smooth(BlockProblem& problem, SolverStats& stats, double& merit);
-  // solfec-mpi (problem.coupling): the products, sums and merit over all processes' rows;
-  // in serial the plain local ones. B stays the assembled B0_ during the iterations.
+  SolverStats Run(BlockProblem& problem);  // Solve on coupling_
+  // Gauss-Seidel from problem.R: coupled sweeps under solfec-mpi.
+  SolverStats GaussSeidel(GaussSeidelSolver& gs, BlockProblem& problem);
+  // The products, sums and merit over all processes' rows through coupling_ (serial: the
+  // plain local ones). B stays the assembled B0_ during the iterations.
   void MultiplyWhole(const BlockProblem& p, const std::vector<Vec3>& x, std::vector<Vec3>& y);
   double Dot(const BlockProblem& p, Eigen::Ref<const VecX> a, Eigen::Ref<const VecX> b) const;
   double Merit(BlockProblem& problem, double denominator);  // fills U and merit
@@ -109,6 +117,9 @@ class NewtonSolver final : public ConstraintSolver {
   std::vector<Mat3> Dr_, Du_, M_, W_inv_;
   double denominator_ = 1.0;  // of the merit, over all processes
   std::vector<Vec3> B0_;  // B as assembled (coupled runs: Gauss-Seidel smoothing changes B)
+  SerialCoupling serial_;                 // coupling_ of a serial Solve
+  ProcessCoupling* coupling_ = &serial_;  // of the current Solve / SolveCoupled
+  bool coupled_ = false;                  // SolveCoupled
 };
 
 }  // namespace solfec::solvers

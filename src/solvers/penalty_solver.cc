@@ -137,6 +137,15 @@ void PenaltySolver::BuildBilateral(const BlockProblem& P) {
 }
 
 SolverStats PenaltySolver::Solve(BlockProblem& P) {
+  SerialCoupling none;
+  return Run(P, none);
+}
+
+SolverStats PenaltySolver::SolveCoupled(BlockProblem& P, ProcessCoupling& coupling) {
+  return Run(P, coupling);
+}
+
+SolverStats PenaltySolver::Run(BlockProblem& P, ProcessCoupling& coupling) {
   P.EnsureAssembled();  // the sweeps need the off-diagonal blocks
   P.Validate("PENALTY_SOLVER");
   const int n = P.size();
@@ -153,10 +162,9 @@ SolverStats PenaltySolver::Solve(BlockProblem& P) {
   double rel = 0.0;
   // solfec-mpi: sweeps see the other processes' reactions through B (refreshed before each
   // sweep) and stop on the global change; bilateral rows stay a per-process sub-solve.
-  ProcessCoupling* coupling = P.coupling;
-  if (coupling) any_contact = coupling->Sum(any_contact ? 1.0 : 0.0) > 0.0;
+  any_contact = coupling.Sum(any_contact ? 1.0 : 0.0) > 0.0;
   do {
-    if (coupling) coupling->Exchange(P);
+    coupling.Exchange(P);
     // Contacts: Algorithm 7.1 on the row's velocity B_a + sum_{b != a} W_ab R_b with the
     // current reactions (max_sweeps = 1: one Gauss-Seidel pass; the manual uses B_a alone).
     double change2 = 0.0, norm2 = 0.0;
@@ -181,12 +189,10 @@ SolverStats PenaltySolver::Solve(BlockProblem& P) {
       }
     }
     ++iters;
-    if (coupling) {
-      std::vector<double> v{change2, norm2};
-      coupling->Sum(v);
-      change2 = v[0];
-      norm2 = v[1];
-    }
+    std::vector<double> v{change2, norm2};
+    coupling.Sum(v);  // (over all processes)
+    change2 = v[0];
+    norm2 = v[1];
     rel = norm2 > 0.0 ? std::sqrt(change2 / norm2) : 0.0;
   } while (any_contact && iters < max_sweeps_ && rel > epsilon_);
   stats.iters = iters;
@@ -198,7 +204,7 @@ SolverStats PenaltySolver::Solve(BlockProblem& P) {
   stats.row_merit.assign(n, 0.0);
   for (size_t i = 0; i < rows_.size() && i < bilateral.row_merit.size(); ++i)
     stats.row_merit[rows_[i]] = bilateral.row_merit[i];
-  if (coupling) coupling->Exchange(P);  // U consistent with the final R
+  coupling.Exchange(P);  // (solfec-mpi) U consistent with the final R
   P.ComputeU();
   P.merit = stats.row_merit;
   last_stats_ = stats;

@@ -54,6 +54,9 @@ class PenaltySolver final : public ConstraintSolver {
   // flags, row_merit (0 for contacts); stats: iters = sweeps, relative_error, merit of the
   // bilateral rows, error 'DIVERGED' when the sweeps did not converge.
   SolverStats Solve(BlockProblem& problem) override;
+  // solfec-mpi: the sweeps see the other processes' reactions through B (exchanged before
+  // each sweep) and stop on the global change; the bilateral rows stay a per-process solve.
+  SolverStats SolveCoupled(BlockProblem& problem, ProcessCoupling& coupling) override;
   const char* name() const override { return "PENALTY_SOLVER"; }
   bool supports_coupling() const override { return true; }
 
@@ -70,6 +73,7 @@ class PenaltySolver final : public ConstraintSolver {
  private:
   // Builds sub_ from the non-contact rows (rows_), with contact couplings folded into B.
   void BuildBilateral(const BlockProblem& problem);
+  SolverStats Run(BlockProblem& problem, ProcessCoupling& coupling);
 
   PenaltyVariant variant_;
   double epsilon_ = 1e-8;

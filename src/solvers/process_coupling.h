@@ -67,4 +67,24 @@ class ProcessCoupling {
   }
 };
 
+// A serial solve's coupling: no other processes, so the exchanges change nothing, no row is
+// a boundary row, a sweep is one stage of every row and the sums are this process's values.
+class SerialCoupling final : public ProcessCoupling {
+ public:
+  using ProcessCoupling::Sum;
+  void StartExchange(const BlockProblem&) override {}
+  void FinishExchange(BlockProblem&) override {}
+  void StartStageExchange(const BlockProblem&, int, bool, const std::vector<Vec3>*) override {}
+  bool FinishStageExchange(BlockProblem&, std::vector<Vec3>*) override { return false; }
+  std::vector<char> BoundaryRows(int rows) const override { return std::vector<char>(rows, 0); }
+  void AddCrossProduct(const BlockProblem&, const std::vector<Vec3>&,
+                       std::vector<Vec3>&) override {}
+  std::vector<std::vector<int>> SweepStages(int, int rows) override {
+    std::vector<std::vector<int>> one(1);
+    for (int a = 0; a < rows; ++a) one[0].push_back(a);
+    return one;
+  }
+  void Sum(std::vector<double>&) override {}
+};
+
 }  // namespace solfec::solvers
