@@ -42,16 +42,27 @@ double SideDistance(const P2& a, const P2& b, const P2& q) {
   return len > 0.0 ? Cross(a, b, q) / len : 0.0;
 }
 
+// Area centroid of a convex polygon (counter-clockwise), or (0, 0) if it has no area.
+P2 AreaCentroid(const std::vector<P2>& hull) {
+  double area = 0.0;
+  P2 centroid = P2::Zero();
+  for (size_t i = 1; i + 1 < hull.size(); ++i) {
+    const double t = 0.5 * Cross(hull[0], hull[i], hull[i + 1]);
+    area += t;
+    centroid += t * (hull[0] + hull[i] + hull[i + 1]) / 3.0;
+  }
+  return area > 0.0 ? P2(centroid / area) : P2::Zero();
+}
 }  // namespace
 
 std::vector<ContactGeometry> ConvexConvexPatch(const geometry::Convex& a,
                                                const geometry::Convex& b, double epsilon,
-                                               int max_points) {
+                                               int max_points, bool face_centroid) {
   std::vector<ContactGeometry> out;
   thread_local ClipPolytope poly;
   const auto base = ConvexConvexContact(a, b, epsilon, &poly);
   if (!base) return out;
-  if (max_points <= 1 || poly.points.empty()) {
+  if ((max_points <= 1 && !face_centroid) || poly.points.empty()) {
     out.push_back(*base);
     return out;
   }
@@ -64,6 +75,12 @@ std::vector<ContactGeometry> ConvexConvexPatch(const geometry::Convex& a,
   pts.reserve(poly.points.size());
   for (const Vec3& p : poly.points) pts.emplace_back(t1.dot(p - c), t2.dot(p - c));
   const std::vector<P2> hull = Hull2(std::move(pts));
+  if (max_points <= 1) {  // face_centroid: the polygon's area centroid
+    const P2 o = AreaCentroid(hull);
+    out.push_back(*base);
+    out[0].point = c + o.x() * t1 + o.y() * t2;
+    return out;
+  }
 
   // A patch smaller than a twentieth of the smaller piece is point-like (a corner or a
   // grazing edge): a single point there avoids nearly coincident, redundant constraints

@@ -9,6 +9,7 @@
 #include <tuple>
 
 #include "base/math.h"
+#include "body/fem/fe_body.h"
 #include "contact/broad_phase.h"
 #include "contact/contact_frame.h"
 #include "contact/contact_patch.h"
@@ -40,12 +41,19 @@ geometry::Aabb PieceBounds(const Shape& s, int p) {
 // closer than eps (GEOMETRIC_EPSILON) touch, as in Solfec-1.0, with gap = minus the
 // penetration depth (0 if they only touch). Up to max_points (CONTACT_POINTS) points for
 // convex pairs (a contact patch), one point otherwise.
+//
+// CONTACT_POINTS 1 between two meshed FINITE_ELEMENT bodies (`meshes`, Solfec-1.0's model:
+// one point per pair of touching elements) puts the point at the centroid of the contact
+// polygon: the volume centroid of the thin wedge that two touching faces a little out of
+// parallel make moves by up to a sixth of the face width as they tilt.
 std::vector<ContactGeometry> DetectPair(const Shape& a, int pa, const Shape& b, int pb,
-                                        double eps, int max_points) {
+                                        double eps, int max_points, bool meshes = false) {
   const int na = static_cast<int>(a.convexes.size());
   const int nb = static_cast<int>(b.convexes.size());
   std::optional<ContactGeometry> g;
-  if (pa < na && pb < nb) return contact::ConvexConvexPatch(a.convexes[pa], b.convexes[pb], eps, max_points);
+  if (pa < na && pb < nb)
+    return contact::ConvexConvexPatch(a.convexes[pa], b.convexes[pb], eps, max_points,
+                                      meshes && max_points <= 1);
   // Spheres: the second piece's sphere grown by eps; the gap is measured back.
   auto grown = [eps](geometry::Sphere s) {
     s.radius += eps;
@@ -73,6 +81,14 @@ void SetGeometry(Constraint& c, const ContactGeometry& g, bool keep_tangent) {
   }
   c.X1 = c.body1->ReferentialPoint(g.point);
   c.X2 = c.body2->ReferentialPoint(g.point);
+}
+
+// Both bodies are FINITE_ELEMENT meshes (their pieces are the mesh elements, not convexes
+// embedded in a background mesh): DetectPair's one point per element pair.
+bool MeshPair(const Body& a, const Body& b) {
+  const body::FeBody* fa = a.AsFeBody();
+  const body::FeBody* fb = b.AsFeBody();
+  return fa && fb && !fa->embedded() && !fb->embedded();
 }
 
 using PairKey = std::tuple<Id, int, Id, int>;
@@ -122,7 +138,7 @@ void ContactManager::Update(Domain& d) {
     const Constraint& c0 = *old.front();
     const std::vector<ContactGeometry> patch = DetectPair(
         c0.body1->shape(), c0.piece1, c0.body2->shape(), c0.piece2, d.geometric_epsilon,
-        d.contact_points);
+        d.contact_points, MeshPair(*c0.body1, *c0.body2));
     std::vector<bool> used_old(old.size(), false), used_new(patch.size(), false);
     // Greedy matching: repeatedly take the closest (old, new) pair.
     for (size_t round = 0; round < std::min(old.size(), patch.size()); ++round) {
@@ -228,7 +244,7 @@ void ContactManager::Detect(Domain& d) {
         continue;
     }
     const auto patch = DetectPair(A->shape(), ia->piece, B->shape(), ib->piece,
-                                  d.geometric_epsilon, d.contact_points);
+                                  d.geometric_epsilon, d.contact_points, MeshPair(*A, *B));
     if (patch.empty()) continue;
     if (d.excluded_surfaces.count(std::minmax(patch[0].surf1, patch[0].surf2))) continue;
     for (const ContactGeometry& g : patch) {
