@@ -63,20 +63,8 @@ struct FaceSums {
   double total = 0.0;     // total surface area
 };
 
-// Whether clip face g lies on an internal face of a mesh (geometry::ConvexFace::internal)
-// of a or b: such faces bound the overlap but are not contact surfaces.
-bool OnInternalFace(const ClipFace& g, const geometry::Convex& a, const geometry::Convex& b) {
-  return (g.face_a >= 0 && a.faces[g.face_a].internal) ||
-         (g.face_b >= 0 && b.faces[g.face_b].internal);
-}
-
-// The sums over the faces of the polytope; faces on internal mesh faces are left out of S
-// when the surface faces give a normal (Solfec-1.0, goc.c: the normal of an element pair
-// comes from the element faces on the mesh surface only), else S takes them too.
-FaceSums SumFaces(const ClipPolytope& poly, const geometry::Convex& a, const geometry::Convex& b,
-                  std::vector<double>* areas) {
+FaceSums SumFaces(const ClipPolytope& poly, std::vector<double>* areas) {
   FaceSums sums;
-  Vec3 inner = Vec3::Zero();
   const int nf = static_cast<int>(poly.faces.size());
   areas->resize(nf);
   for (int f = 0; f < nf; ++f) {
@@ -84,11 +72,9 @@ FaceSums SumFaces(const ClipPolytope& poly, const geometry::Convex& a, const geo
     const double A = poly.FaceArea(f);
     (*areas)[f] = A;
     sums.total += A;
-    Vec3& S = OnInternalFace(g, a, b) ? inner : sums.S;
-    if (g.face_a >= 0 && g.face_b < 0) S += A * g.normal;
-    if (g.face_b >= 0 && g.face_a < 0) S -= A * g.normal;
+    if (g.face_a >= 0 && g.face_b < 0) sums.S += A * g.normal;
+    if (g.face_b >= 0 && g.face_a < 0) sums.S -= A * g.normal;
   }
-  if (!(sums.S.norm() > 1e-9 * sums.total)) sums.S += inner;
   return sums;
 }
 
@@ -101,7 +87,7 @@ int DominantSurface(const ClipPolytope& poly, const std::vector<double>& areas,
   for (int f = 0; f < static_cast<int>(poly.faces.size()); ++f) {
     const ClipFace& g = poly.faces[f];
     const int src = sign > 0 ? g.face_a : g.face_b;
-    if (src < 0 || c.faces[src].internal) continue;
+    if (src < 0) continue;
     const double w = areas[f] * sign * g.normal.dot(n);
     if (w > best_w) {
       best_w = w;
@@ -174,7 +160,7 @@ std::optional<ContactGeometry> Overlap(const geometry::Convex& a, const geometry
 
   // Normal from the area-weighted outward normals: a-faces count +, b-faces -, faces on
   // coincident planes of both (equal orientation) cancel out.
-  const FaceSums sums = SumFaces(poly, a, b, &areas);
+  const FaceSums sums = SumFaces(poly, &areas);
   const double s_norm = sums.S.norm();
   Vec3 n;
   if (s_norm > 1e-9 * sums.total) {
@@ -192,7 +178,6 @@ std::optional<ContactGeometry> Overlap(const geometry::Convex& a, const geometry
   double extent = Extent(poly, n0);
   for (const ClipFace& f : poly.faces) {
     if (f.face_a >= 0 && f.face_b >= 0) continue;  // shared: not a contact face
-    if (OnInternalFace(f, a, b)) continue;
     const Vec3 c = f.face_a >= 0 ? f.normal : Vec3(-f.normal);
     if (c.dot(n0) < kCosCandidateAngle) continue;
     const double e = Extent(poly, c);

@@ -13,9 +13,6 @@ namespace solfec::geometry {
 struct ConvexFace {
   std::vector<int> vertices;  // counter-clockwise seen from outside
   int surfid = 0;
-  // A face between two elements of a mesh (Mesh::ToConvexes), inside the body: it bounds a
-  // contact overlap but is no contact surface (its normal does not make the contact normal).
-  bool internal = false;
 };
 
 struct Convex {

@@ -106,7 +106,6 @@ Convex MakeElementConvex(const Mesh& mesh, int e, const FaceTable& faces,
     auto it = faces.find(key);
     const bool boundary = it != faces.end() && it->second.count == 1;
     face.surfid = boundary ? SurfaceIdOf(mesh, surfaces, key) : mesh.default_surfid;
-    face.internal = it != faces.end() && it->second.count == 2;
     c.faces.push_back(std::move(face));
   }
   return c;
