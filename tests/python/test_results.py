@@ -273,8 +273,8 @@ def test_killed_run_opens_in_read_mode_and_continues_to_the_uninterrupted_result
 
 
 def test_restart_of_a_finished_run_matches_the_uninterrupted_run(tmp_path):
-    full, _, _ = model(str(tmp_path / "full"), duration=0.3)
-    ref = (full.bodies[1].conf, full.bodies[2].conf, full.bodies[2].velo)
+    full, fball, fcube = model(str(tmp_path / "full"), duration=0.3)
+    ref = (fball.conf, fcube.conf, fcube.velo)
     half, _, _ = model(str(tmp_path / "half"), duration=0.16)
     del half
     _state.options["continue"] = True
