@@ -369,8 +369,10 @@ class _BodyMesh(MESH):
 @A.keyword_aliases("HEX", surids="surfids")
 def HEX(nodes, i, j, k, volid, surfids, dx=None, dy=None, dz=None):
     """HEX(nodes, i, j, k, volid, surfids | dx, dy, dz): hexahedral MESH spanned on 8 corners.
-    As Solfec-1.0 (msh.c), corners 4-7 listed below 0-3 (a left-handed order) are swapped
-    with them, and a list of more than 6 surface ids uses the first 6."""
+    surfids go on the faces z-min, x-min, y-max, x-max, y-min, z-max (local axes: x along
+    n1 - n0, y along n2 - n1), as Solfec-1.0's msh.c. As Solfec-1.0, corners 4-7 listed below
+    0-3 (a left-handed order) are swapped with them (the ids follow the swapped corners), and
+    a list of more than 6 surface ids uses the first 6."""
     r = "HEX"
     n = A.numbers_list(nodes, r, "nodes", 3, 24)
     if len(n) != 24:

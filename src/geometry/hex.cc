@@ -86,11 +86,15 @@ Mesh Hex(const std::vector<Vec3>& corners, int i, int j, int k, int volid,
         el.nodes = {
             id(a, b, c),     id(a + 1, b, c),     id(a + 1, b + 1, c),     id(a, b + 1, c),
             id(a, b, c + 1), id(a + 1, b, c + 1), id(a + 1, b + 1, c + 1), id(a, b + 1, c + 1)};
-        // Outer faces in HEX8 face order: z-min, y-min, x-max, y-max, x-min, z-max.
+        // Outer faces in HEX8 face order: z-min, y-min, x-max, y-max, x-min, z-max; their
+        // surface ids as Solfec-1.0's msh.c (MESH_Hex): surfids lists z-min, x-min, y-max,
+        // x-max, y-min, z-max.
         const bool outer[6] = {c == 0, b == 0, a == i - 1, b == j - 1, a == 0, c == k - 1};
+        static constexpr int kSurfidOfFace[6] = {0, 4, 3, 2, 1, 5};
         const std::vector<std::vector<int>> faces = Mesh::ElementFaces(el);
         for (int f = 0; f < 6; ++f) {
-          if (outer[f]) mesh.surface_faces.push_back(MeshFace{faces[f], surfids[f]});
+          if (outer[f])
+            mesh.surface_faces.push_back(MeshFace{faces[f], surfids[kSurfidOfFace[f]]});
         }
         mesh.elements.push_back(el);
       }

@@ -50,8 +50,8 @@ Convex Hull(const std::vector<Vec3>& points, int volid, int surfid,
 
 // HEX: structured hexahedral mesh spanned on 8 corner nodes (manual ordering) with i x j x k
 // subdivisions, optional grading lists dx, dy, dz (normalised ratios), and six surface ids
-// in the hexahedron face order of Mesh::ElementFaces: (0,3,2,1) local z-min, (0,1,5,4)
-// y-min, (1,2,6,5) x-max, (2,3,7,6) y-max, (3,0,4,7) x-min, (4,5,6,7) z-max.
+// in Solfec-1.0's order (msh.c, MESH_Hex): (0,3,2,1) local z-min, (3,0,4,7) x-min,
+// (2,3,7,6) y-max, (1,2,6,5) x-max, (0,1,5,4) y-min, (4,5,6,7) z-max.
 Mesh Hex(const std::vector<Vec3>& corners, int i, int j, int k, int volid,
          const std::vector<int>& surfids, const std::vector<double>& dx = {},
          const std::vector<double>& dy = {}, const std::vector<double>& dz = {});

@@ -254,7 +254,7 @@ def test_mesh_validation_errors_name_the_element_and_argument():
 
 # --- MESH members ------------------------------------------------------------------------------
 def test_mesh_members_node_nodes_on_surface_nnod():
-    m = HEX(CUBE, 2, 1, 1, 1, [1, 2, 3, 4, 5, 6])
+    m = HEX(CUBE, 2, 1, 1, 1, [1, 5, 4, 3, 2, 6])  # z-min, x-min, y-max, x-max, y-min, z-max
     assert m.nnod == 12 and m.nelem == 2
     assert m.node(1) == pytest.approx((0.5, 0, 0))
     assert m.nodes_on_surface(5) == [0, 3, 6, 9]  # the x = 0 face

@@ -227,7 +227,7 @@ def test_pressure_moves_to_the_parts_with_the_surface(tmp_path):
         sol.verbose = "OFF"
         bulk = BULK_MATERIAL(sol, young=E, poisson=0.0, density=1000.0)
         b = BODY(sol, "FINITE_ELEMENT", HEX(bar_corners(L, A), NX, NY, NZ, 1,
-                                            [1, 2, 3, 4, 5, 6]), bulk)
+                                            [1, 5, 4, 3, 2, 6]), bulk)  # 3: the x-max end
         b.scheme = "DEF_LIM"
         PRESSURE(b, 3, -10.0)
         bodies = PARTITION(b, parts) if parts > 1 else [b]

@@ -107,7 +107,7 @@ def bar_on_rollers(outdir, E, nu, L, a, n):
     sol = SOLFEC("QUASI_STATIC", 0.1, outdir)
     sol.verbose = "OFF"
     bulk = BULK_MATERIAL(sol, young=E, poisson=nu, density=RHO)
-    mesh = HEX(bar_corners(L, a), n, 2, 2, 1, [1, 1, 3, 1, 1, 1])
+    mesh = HEX(bar_corners(L, a), n, 2, 2, 1, [1, 1, 1, 3, 1, 1])
     b = BODY(sol, "FINITE_ELEMENT", mesh, bulk)
     X = np.array(b.conf).reshape(-1, 3)
     roller_supports(b, X, a)

@@ -317,6 +317,37 @@ def test_hex_with_upper_and_lower_corners_swapped_is_the_straight_hex(outdir):
             sorted(straight.nodes_on_surface(sid))
 
 
+def outward_axes_of_surface_ids(m):
+    """{surfid: set of outward unit normals (rounded)} of a convex MESH's boundary faces."""
+    X = np.array([m.node(n) for n in range(m.nnod)])
+    centre = X.mean(axis=0)
+    axes = {}
+    for face, sid in m._get().mesh_boundary_faces():
+        P = X[list(face)]
+        n = np.cross(P[1] - P[0], P[2] - P[0])
+        n /= np.linalg.norm(n)
+        assert np.dot(P.mean(axis=0) - centre, n) > 0  # node order gives the outward normal
+        axes.setdefault(sid, set()).add(tuple(np.round(n, 12) + 0.0))
+    return axes
+
+
+@pytest.mark.parametrize("corners", ["straight", "swapped"])
+def test_hex_surface_ids_go_on_solfec1_faces(corners):
+    # msh.c MESH_Hex: surfaces[0..5] on z-min, x-min, y-max, x-max, y-min, z-max; with the
+    # corner sets swapped (4-7 given below 0-3) the ids follow the swapped corners, so the
+    # box's faces carry the same ids
+    c = CORNERS if corners == "straight" else CORNERS[12:] + CORNERS[:12]
+    m = HEX(c, 2, 1, 3, 1, [1, 2, 3, 4, 5, 6])
+    assert outward_axes_of_surface_ids(m) == {
+        1: {(0.0, 0.0, -1.0)}, 2: {(-1.0, 0.0, 0.0)}, 3: {(0.0, 1.0, 0.0)},
+        4: {(1.0, 0.0, 0.0)}, 5: {(0.0, -1.0, 0.0)}, 6: {(0.0, 0.0, 1.0)}}
+    # and the ids' faces are whole: 2 x 1 on z-min/z-max, 1 x 3 on x-min/x-max, 2 x 3 on y
+    count = {}
+    for _, sid in m._get().mesh_boundary_faces():
+        count[sid] = count.get(sid, 0) + 1
+    assert count == {1: 2, 2: 3, 3: 6, 4: 3, 5: 6, 6: 2}
+
+
 def test_hex_and_pipe_take_longer_surface_id_lists():
     # lng.c reads the first 6 (HEX) and 4 (PIPE) items of a longer list
     assert mesh_signature(HEX(CORNERS, 1, 1, 1, 1, [1, 2, 3, 4, 5, 6, 7, 8])) == \

@@ -26,7 +26,7 @@ bulk = BULK_MATERIAL(sol, model='KIRCHHOFF', young=E, poisson=nu, density=7820.0
 def bar(y0, follower):
     corners = [0, 0, 0, L, 0, 0, L, a, 0, 0, a, 0, 0, 0, a, L, 0, a, L, a, a, 0, a, a]
     corners = [c + (y0 if i % 3 == 1 else 0.0) for i, c in enumerate(corners)]
-    body = BODY(sol, 'FINITE_ELEMENT', HEX(corners, 6, 2, 2, 1, [1, 2, 3, 4, 5, 6]), bulk)
+    body = BODY(sol, 'FINITE_ELEMENT', HEX(corners, 6, 2, 2, 1, [1, 5, 4, 3, 2, 6]), bulk)
     X = np.array(body.conf).reshape(-1, 3)
     for x in X[np.abs(X[:, 0]) < 1e-12]:
         FIX_DIRECTION(body, tuple(x), (1, 0, 0))

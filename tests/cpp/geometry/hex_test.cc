@@ -24,17 +24,40 @@ TEST(HexTest, TwoByThreeByFourBoxHas24ElementsAnd52BoundaryFaces) {
   const MassProperties mp = m.ComputeMassProperties();
   EXPECT_NEAR(mp.volume, 6.0, 1e-13);
   EXPECT_TRUE(mp.center.isApprox(Vec3(0.5, 1.0, 1.5), 1e-14));
-  // Nodes per face: z-min/z-max (i+1)(j+1) = 12, y-min/y-max (i+1)(k+1) = 15,
-  // x-min/x-max (j+1)(k+1) = 20.
+  // Surface ids in Solfec-1.0's order (z-min, x-min, y-max, x-max, y-min, z-max). Nodes per
+  // face: z-min/z-max (i+1)(j+1) = 12, y-min/y-max (i+1)(k+1) = 15, x-min/x-max (j+1)(k+1) = 20.
   EXPECT_EQ(m.NodesOnSurface(11).size(), 12u);
-  EXPECT_EQ(m.NodesOnSurface(12).size(), 15u);
-  EXPECT_EQ(m.NodesOnSurface(13).size(), 20u);
-  EXPECT_EQ(m.NodesOnSurface(14).size(), 15u);
-  EXPECT_EQ(m.NodesOnSurface(15).size(), 20u);
+  EXPECT_EQ(m.NodesOnSurface(12).size(), 20u);
+  EXPECT_EQ(m.NodesOnSurface(13).size(), 15u);
+  EXPECT_EQ(m.NodesOnSurface(14).size(), 20u);
+  EXPECT_EQ(m.NodesOnSurface(15).size(), 15u);
   EXPECT_EQ(m.NodesOnSurface(16).size(), 12u);
-  for (int n : m.NodesOnSurface(13)) EXPECT_DOUBLE_EQ(m.nodes[n].x(), 1.0);  // x-max
-  for (int n : m.NodesOnSurface(14)) EXPECT_DOUBLE_EQ(m.nodes[n].y(), 2.0);  // y-max
+  for (int n : m.NodesOnSurface(12)) EXPECT_DOUBLE_EQ(m.nodes[n].x(), 0.0);  // x-min
+  for (int n : m.NodesOnSurface(13)) EXPECT_DOUBLE_EQ(m.nodes[n].y(), 2.0);  // y-max
+  for (int n : m.NodesOnSurface(14)) EXPECT_DOUBLE_EQ(m.nodes[n].x(), 1.0);  // x-max
+  for (int n : m.NodesOnSurface(15)) EXPECT_DOUBLE_EQ(m.nodes[n].y(), 0.0);  // y-min
   for (int n : m.NodesOnSurface(16)) EXPECT_DOUBLE_EQ(m.nodes[n].z(), 3.0);  // z-max
+}
+
+TEST(HexTest, SurfaceIdsFollowSolfec1FaceOrderByOutwardNormals) {
+  // Solfec-1.0's msh.c (MESH_Hex): surfids [1..6] go on z-min, x-min, y-max, x-max, y-min,
+  // z-max. Every boundary face's outward normal (from its node order) must be the axis of its id.
+  const Mesh m = Hex(MakeBox(Vec3::Zero(), Vec3(1, 2, 3)).vertices, 2, 3, 4, 1, {1, 2, 3, 4, 5, 6});
+  const Vec3 normal_of_id[7] = {Vec3::Zero(),    Vec3(0, 0, -1), Vec3(-1, 0, 0), Vec3(0, 1, 0),
+                                Vec3(1, 0, 0),   Vec3(0, -1, 0), Vec3(0, 0, 1)};
+  int count[7] = {0, 0, 0, 0, 0, 0, 0};
+  for (const MeshFace& f : m.surface_faces) {
+    ASSERT_EQ(f.nodes.size(), 4u);
+    ASSERT_GE(f.surfid, 1);
+    ASSERT_LE(f.surfid, 6);
+    const Vec3& a = m.nodes[f.nodes[0]];
+    const Vec3 n = (m.nodes[f.nodes[1]] - a).cross(m.nodes[f.nodes[2]] - a).normalized();
+    EXPECT_LT((n - normal_of_id[f.surfid]).norm(), 1e-12) << "surfid " << f.surfid;
+    ++count[f.surfid];
+  }
+  // i x j = 6 faces on z-min/z-max, j x k = 12 on x-min/x-max, i x k = 8 on y-min/y-max.
+  const int expected[7] = {0, 6, 12, 8, 12, 8, 6};
+  for (int id = 1; id <= 6; ++id) EXPECT_EQ(count[id], expected[id]) << "surfid " << id;
 }
 
 TEST(HexTest, GradingListIsNormalisedRatios) {

@@ -139,7 +139,8 @@ TEST(MeshTest, BadNodeIndexInvertedElementAndInnerSurfaceFaceAreRejected) {
 }
 
 TEST(MeshTest, ConvexNeighborsLinkElementsSharingFaces) {
-  const Mesh m = Hex(testing::MakeUnitCube().vertices, 2, 2, 2, 1, {1, 2, 3, 4, 5, 6});
+  // Surface ids in HEX's (Solfec-1.0's) order z-min, x-min, y-max, x-max, y-min, z-max.
+  const Mesh m = Hex(testing::MakeUnitCube().vertices, 2, 2, 2, 1, {1, 5, 4, 3, 2, 6});
   const std::vector<Convex> convexes = m.ToConvexes();
   ASSERT_EQ(convexes.size(), 8u);
   // Element 0 (corner) touches 1 (x), 2 (y) and 4 (z); 12 inner faces give 24 links.
