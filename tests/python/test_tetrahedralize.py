@@ -15,7 +15,6 @@ pytestmark = pytest.mark.skipif(shutil.which("tetgen") is None,
                                 reason="TetGen not installed (bash cmake/setup.sh installs it)")
 
 CUBE = [0, 0, 0, 1, 0, 0, 1, 1, 0, 0, 1, 0, 0, 0, 1, 1, 0, 1, 1, 1, 1, 0, 1, 1]
-# HEX surfids order: z-min, y-min, x-max, y-max, x-min, z-max
 SIDS = [11, 15, 14, 13, 12, 16]  # HEX order: z-min, x-min, y-max, x-max, y-min, z-max
 
 
