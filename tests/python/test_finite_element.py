@@ -33,7 +33,7 @@ def test_fe_block_falls_onto_the_floor_and_rests_with_reaction_mg(outdir):
     sol, bulk = model(outdir, 1e-3)
     BODY(sol, "OBSTACLE", slab(), bulk)
     b = BODY(sol, "FINITE_ELEMENT", cube_mesh(-0.5, -0.5, 0.001, 1.0, 2), bulk)
-    assert b.scheme == "DEFAULT"  # = DEF_LIM for FINITE_ELEMENT
+    assert b.scheme == "DEFAULT"  # = DEF_EXP for forms TL and BC (as Solfec-1.0)
     # Stiffness damping eta gives the lowest axial mode (w ~ pi/2 sqrt(E/rho) = 157 rad/s)
     # the ratio eta w / 2 ~ 0.8; DEF_LIM takes the overdamped higher modes.
     b.damping = 1e-2
