@@ -269,10 +269,13 @@ class FeBody : public Body {
   Mat3X ElementNodes(int e, bool current) const;
   // The same into x (3 x the element's node count; allocation-free storage in Locate).
   void FillElementNodes(int e, bool current, Eigen::Ref<Mat3X> x) const;
-  // Element force (3k), tangent (3k x 3k) and strain energy; any output may be null.
-  void ElementResponse(int e, VecX* f, MatX* K, double* W, bool geometric = true) const;
+  // Element force (3k), tangent (3k x 3k) and strain energy; any output may be null; at the
+  // current nodes, or at the referential ones (current = false: form 'BC''s K0).
+  void ElementResponse(int e, VecX* f, MatX* K, double* W, bool geometric = true,
+                       bool current = true) const;
   // ElementResponse of the NEO_HOOKEAN / BLATZ_KO models (material/hyperelastic.h).
-  void HyperelasticResponse(int e, VecX* f, MatX* K, double* W, bool geometric) const;
+  void HyperelasticResponse(int e, VecX* f, MatX* K, double* W, bool geometric,
+                            bool current) const;
   // Best element for point p in the referential (current = false) or current configuration.
   void Locate(const Vec3& p, bool current, int& element, Vec3& xi) const;
   void Interpolate(const Vec3& X, int& element, VecX& N) const;

@@ -169,13 +169,14 @@ VecX FeBody::PressureForce(double t) const {
   return f;
 }
 
-void FeBody::ElementResponse(int e, VecX* f, MatX* K, double* W, bool geometric) const {
+void FeBody::ElementResponse(int e, VecX* f, MatX* K, double* W, bool geometric,
+                             bool current) const {
   const material::BulkMaterial& mat = materials_[elements_[e].material];
-  if (mat.model != "KIRCHHOFF") return HyperelasticResponse(e, f, K, W, geometric);
+  if (mat.model != "KIRCHHOFF") return HyperelasticResponse(e, f, K, W, geometric, current);
   const ElementData& ed = elements_[e];
   const int k = ed.num_nodes;
   const double lambda = mat.lame_lambda(), mu = mat.lame_mu();
-  const Mat3X x = ElementNodes(e, true);
+  const Mat3X x = ElementNodes(e, current);
   if (f) f->setZero(3 * k);
   if (K) K->setZero(3 * k, 3 * k);
   if (W) *W = 0.0;
@@ -206,11 +207,12 @@ void FeBody::ElementResponse(int e, VecX* f, MatX* K, double* W, bool geometric)
 
 // NEO_HOOKEAN / BLATZ_KO: f_a = -int P g_a dV, K_ab(i,k) = int g_aJ A(iJ,kL) g_bL dV with
 // A = dP/dF; geometric = false drops the initial-stress part (g_a . S g_b) I of A.
-void FeBody::HyperelasticResponse(int e, VecX* f, MatX* K, double* W, bool geometric) const {
+void FeBody::HyperelasticResponse(int e, VecX* f, MatX* K, double* W, bool geometric,
+                                  bool current) const {
   const ElementData& ed = elements_[e];
   const int k = ed.num_nodes;
   const material::Hyperelastic law(materials_[ed.material]);
-  const Mat3X x = ElementNodes(e, true);
+  const Mat3X x = ElementNodes(e, current);
   if (f) f->setZero(3 * k);
   if (K) K->setZero(3 * k, 3 * k);
   if (W) *W = 0.0;
@@ -289,16 +291,10 @@ double FeBody::MaxFrequencySquared() const {
   if (c.valid && c.materials == materials_.size() &&
       (bc || (c.q.size() == q_.size() && c.q == q_)))
     return c.w2 * mass_scale_;
-  VecX current;
-  if (bc) {  // ElementResponse reads q_: evaluate at q = Z and put the current q back
-    current = q_;
-    FeBody& self = const_cast<FeBody&>(*this);
-    for (int a = 0; a < num_nodes(); ++a) self.q_.segment<3>(3 * a) = mesh_.nodes[a];
-  }
   double w2 = 0.0;
   MatX Ke;
   for (size_t e = 0; e < elements_.size(); ++e) {
-    ElementResponse(static_cast<int>(e), nullptr, &Ke, nullptr);
+    ElementResponse(static_cast<int>(e), nullptr, &Ke, nullptr, true, !bc);  // 'BC': at Z
     const ElementData& ed = elements_[e];
     const double rho = materials_[ed.material].density;
     VecX m = VecX::Zero(3 * ed.num_nodes);
@@ -309,8 +305,7 @@ double FeBody::MaxFrequencySquared() const {
     Eigen::SelfAdjointEigenSolver<MatX> es(A, Eigen::EigenvaluesOnly);
     w2 = std::max(w2, es.eigenvalues().maxCoeff());
   }
-  if (bc) const_cast<FeBody&>(*this).q_ = std::move(current);
-  else c.q = q_;
+  if (!bc) c.q = q_;
   c.materials = materials_.size();
   c.w2 = w2;
   c.valid = true;
