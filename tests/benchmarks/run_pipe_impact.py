@@ -74,12 +74,15 @@ def dataset_bytes(outdir, names):
         return sum(f[n].id.get_storage_size() for n in names if n in f)
 
 
-def run_form(S, form, mesh_dims, outdir, base=None, snapshots=False):
+def run_form(S, form, mesh_dims, outdir, base=None, snapshots=False, keep_state=False):
+    """One run of the pipe with `form`; keep_state: the result also holds the body's final
+    conf and velo ('q', 'u') and the last step's constraint count ('ncon')."""
     sol = S.SOLFEC("DYNAMIC", STEP, outdir)
     sol.verbose = "OFF"
     S.OUTPUT(sol, 0.0, **OUTPUT_OPTIONS)  # every step
     bulk = S.BULK_MATERIAL(sol, young=1e7, poisson=0.25, density=1e3)
     S.SURFACE_MATERIAL(sol, friction=0.0, restitution=0.0)
+    S.CONTACT_POINTS(sol, 4)  # up to 4 points per touching piece pair (the tables' model)
     S.GRAVITY(sol, (0, 0, -10))
     block = [-0.005, -0.05, -0.01, 0.005, -0.05, -0.01, 0.005, 0.05, -0.01, -0.005, 0.05, -0.01,
              -0.005, -0.05, 0.0, 0.005, -0.05, 0.0, 0.005, 0.05, 0.0, -0.005, 0.05, 0.0]
@@ -113,9 +116,12 @@ def run_form(S, form, mesh_dims, outdir, base=None, snapshots=False):
     if snapshots:
         D = S.COROTATED_DISPLACEMENTS(sol, b)
         pod = S.POD(D, 18, S.RIGID_DISPLACEMENTS(b))
-    return {"pod": pod, "form": form, "runtime": runtime, "cpu": cpu, "output_bytes": size,
-            "state_bytes": state, "constraint_bytes": contacts, "kinetic": kin,
-            "internal": internal, "time": times, "dofs": len(b.velo)}
+    res = {"pod": pod, "form": form, "runtime": runtime, "cpu": cpu, "output_bytes": size,
+           "state_bytes": state, "constraint_bytes": contacts, "kinetic": kin,
+           "internal": internal, "time": times, "dofs": len(b.velo)}
+    if keep_state:
+        res.update(q=list(b.conf), u=list(b.velo), ncon=sol.ncon)
+    return res
 
 
 def max_rel_diff(a, b):

@@ -63,6 +63,7 @@ def build_scene(S, n, step, outdir):
     S.OUTPUT(sol, 1000.0)
     bulk = S.BULK_MATERIAL(sol, model="KIRCHHOFF", young=1e9, poisson=0.25, density=2e3)
     S.SURFACE_MATERIAL(sol, model="SIGNORINI_COULOMB", friction=0.3, restitution=0.0)
+    S.CONTACT_POINTS(sol, 4)  # contact patches of up to 4 points per convex pair
     S.GRAVITY(sol, (0, 0, -9.81))
     height = n * pitch * 1.5
     walls = [block(-wall, -wall, -wall, inner + wall, inner + wall, 0),

@@ -117,6 +117,7 @@ sol.verbose = 'OFF'
 OUTPUT(sol, 1000.0)
 bulk = BULK_MATERIAL(sol, model='KIRCHHOFF', young=1E9, poisson=0.25, density=2E3)
 SURFACE_MATERIAL(sol, model='SIGNORINI_COULOMB', friction=0.3, restitution=0.0)
+CONTACT_POINTS(sol, 4)  # up to 4 points per touching convex pair (the measured tables' model)
 GRAVITY(sol, (0, 0, -9.81))
 
 drum_shapes = [wall_slab(k) for k in range(NSEG)]
@@ -309,3 +310,6 @@ if RANK() == 0:
         with open(os.path.join(RANKDIR, 'rank%d.json' % k)) as f:
             parts.append(json.load(f))
     print('DRUM_RESULT ' + json.dumps(merge(parts)), flush=True)
+    if os.environ.get('DRUM_STATE'):  # every body's [x, y, z, kinetic energy] by id
+        with open(os.environ['DRUM_STATE'], 'w') as f:
+            json.dump({k: v for p in parts for k, v in p['bodies'].items()}, f)
