@@ -184,9 +184,9 @@ def CONTACT_SPARSIFY(solfec, threshold=0.01, minarea=0.0, mindist=None):
 
 def CONTACT_POINTS(solfec, points):
     """CONTACT_POINTS(solfec, points): contact points per pair of touching convex pieces:
-    4 (default: the corners of the contact polygon that span it, so that a face in contact
-    resists rocking) or 1 (its centroid: Solfec-1.0's model, where hinges form only at the
-    centroids of the pieces' contact faces)."""
+    1 (default, Solfec-1.0's model: one point at the centroid of the overlap, so a face in
+    contact resists rocking only through several pieces) or 4 (the corners of the contact
+    polygon that span it, so that a single pair of faces in contact resists rocking)."""
     r = "CONTACT_POINTS"
     A.instance(solfec, SOLFEC, r, "solfec")
     if isinstance(points, bool) or points not in (1, 4):

@@ -115,9 +115,9 @@ class Domain {
   std::optional<std::array<double, 6>> extents;  // bodies leaving are deleted
   double penetration_depth = -1.0;               // < 0: unlimited
   contact::SparsifyOptions sparsify;
-  // CONTACT_POINTS: contact points per pair of touching convex pieces (4: the corners of the
-  // contact polygon; 1: its centroid, Solfec-1.0's model).
-  int contact_points = 4;
+  // CONTACT_POINTS: contact points per pair of touching convex pieces (1, the default: one
+  // point, Solfec-1.0's model; 4: the corners of the contact polygon, chosen by the deck).
+  int contact_points = 1;
   // CONTACT_METHOD: node-to-face contact of FE meshes (options, surfaces, search timings).
   contact::NodeToFace node_to_face;
   std::set<std::pair<Id, Id>> excluded_bodies;   // unordered pairs stored (min, max)
