@@ -1,7 +1,8 @@
 """TETRAHEDRALIZE (Solfec-1.0): a tetrahedral MESH of the volume bounded by a MESH's boundary or
 by a surface file, made by TetGen's command-line mesher (Debian package `tetgen`, installed by
-cmake/setup.sh), with Solfec-1.0's switches (`-pQ`, `-a<volume>`, `-q<quality>`), and cached
-in a file: a readable cache is returned as is. ELLIP_MESH (Solfec-1.0): a tetrahedral MESH of
+cmake/setup.sh), with Solfec-1.0's switches (`-pQ`, `-a<volume>`, `-q<quality>`; `-m` with a
+sizing file for the refinement along convex edges, `ref_length`), and cached in a file: a
+readable cache is returned as is. ELLIP_MESH (Solfec-1.0): a tetrahedral MESH of
 an ellipsoid, its surface a subdivided icosahedron within a given distance of the ellipsoid."""
 
 import os
@@ -48,10 +49,45 @@ def _write_poly(path, points, tris):
         out.write("0\n0\n")
 
 
-def _write_mesh_boundary(path, mesh):
+def _convex_edge_nodes(nodes, faces, min_angle, max_angle):
+    """The nodes of the convex boundary edges whose dihedral angle inside the body, in
+    degrees (180 minus the angle between the two faces' outward normals), lies in
+    [min_angle, max_angle): Solfec-1.0's selection for `ref_length`. An edge is convex when
+    the second face lies behind the first face's plane (the body is convex there, seen from
+    outside); flat edges (angle 180 within 1e-6 degrees) never are."""
+    normals, centroids = [], []
+    for f, _ in faces:
+        P = nodes[f]
+        n = np.zeros(3)  # Newell's normal: right for non-planar quadrilaterals too
+        for a, b in zip(P, np.roll(P, -1, axis=0)):
+            n += np.cross(a, b)
+        normals.append(n / np.linalg.norm(n))
+        centroids.append(P.mean(axis=0))
+    owners = {}
+    for k, (f, _) in enumerate(faces):
+        for a, b in zip(f, f[1:] + f[:1]):
+            owners.setdefault((min(a, b), max(a, b)), []).append(k)
+    selected = set()
+    for (a, b), ks in owners.items():
+        if len(ks) != 2:  # a non-manifold edge: no dihedral angle
+            continue
+        k1, k2 = ks
+        n1, n2 = normals[k1], normals[k2]
+        cos = float(np.clip(np.dot(n1, n2), -1.0, 1.0))
+        theta = 180.0 - np.degrees(np.arctan2(np.linalg.norm(np.cross(n1, n2)), cos))
+        if theta >= 180.0 - 1e-6 or np.dot(n1, centroids[k2] - nodes[a]) >= 0.0:
+            continue  # flat or concave
+        if min_angle <= theta < max_angle:
+            selected.update((a, b))
+    return selected
+
+
+def _write_mesh_boundary(path, mesh, refine=None):
     """The boundary of `mesh` as a .poly: its boundary nodes and one triangle facet per
     boundary triangle (quadrilaterals split along a diagonal: facets must be planar), each
-    with the face's surface id as its marker."""
+    with the face's surface id as its marker. `refine` = (min_angle, max_angle, ref_length):
+    also a .mtr sizing file beside it giving the nodes of the selected convex edges the edge
+    length `ref_length` (0, no size, elsewhere); returns how many nodes got it."""
     s = mesh._get(_R, "shape")
     faces = s.mesh_boundary_faces()
     if not faces:
@@ -65,9 +101,20 @@ def _write_mesh_boundary(path, mesh):
         tris += [(f[0], f[1], f[2], sid)] if len(f) == 3 else \
             [(f[0], f[1], f[2], sid), (f[0], f[2], f[3], sid)]
     _write_poly(path, nodes[used], tris)
+    if refine is None:
+        return 0
+    min_angle, max_angle, ref_length = refine
+    sized = _convex_edge_nodes(nodes, [(list(f), sid) for f, sid in faces], min_angle,
+                               max_angle)
+    if sized:
+        with open(os.path.splitext(path)[0] + ".mtr", "w") as out:
+            out.write(f"{len(used)} 1\n")
+            for n in used:
+                out.write(f"{ref_length!r}\n" if n in sized else "0\n")
+    return len(sized)
 
 
-def _run_tetgen(workdir, name, volume, quality, routine=_R, keep_surface=False):
+def _run_tetgen(workdir, name, volume, quality, routine=_R, keep_surface=False, sizes=False):
     exe = shutil.which("tetgen")
     if exe is None:
         raise RuntimeError(f"{routine}: the TetGen mesher (command 'tetgen') is not "
@@ -77,6 +124,9 @@ def _run_tetgen(workdir, name, volume, quality, routine=_R, keep_surface=False):
         switches += f"a{volume!r}"
     if quality is not None:
         switches += f"q{quality!r}"
+    if sizes:  # the .mtr file beside the input: target edge lengths at its nodes, which
+        # TetGen applies while it refines for quality: its default bound 2.0 without `quality`
+        switches += ("" if quality is not None else "q") + "m"
     p = subprocess.run([exe, switches, name], cwd=workdir, capture_output=True, text=True)
     base = os.path.join(workdir, os.path.splitext(name)[0] + ".1")
     if p.returncode != 0 or not os.path.isfile(base + ".ele"):
@@ -142,15 +192,22 @@ def _to_mesh(X, T, V, F, S):
     return MESH(X.ravel().tolist(), elements, surfids)
 
 
-def TETRAHEDRALIZE(shape, path, volume=None, quality=None, volid=None, surid=None):
-    """TETRAHEDRALIZE(shape, path | volume, quality, volid, surid): a MESH of tetrahedra filling
+def TETRAHEDRALIZE(shape, path, volume=None, quality=None, volid=None, surid=None, min_angle=0.0,
+                   max_angle=180.0, ref_length=-1.0):
+    """TETRAHEDRALIZE(shape, path | volume, quality, volid, surid, min_angle, max_angle,
+    ref_length): a MESH of tetrahedra filling
     the volume bounded by `shape`, a MESH (its boundary faces; not emptied) or the path of a
     surface file TetGen reads (.poly, .smesh, .stl, .off, .ply, .mesh). `volume` [m^3] bounds
     the tetrahedra's volume, `quality` (> 1) their radius-edge ratio (TetGen's -a and -q);
     `volid` is the elements' volume id (default: the MESH's first element's, else 0); `surid`
     the id of every boundary face (default: the MESH's face ids, or a .poly/.smesh file's facet
-    markers, else 0). The mesh is cached in the file `path`: when `path` holds such a cache it
-    is returned and the other arguments are not used."""
+    markers, else 0). `ref_length` > 0 [m] (a MESH `shape` only) refines the mesh along the
+    shape's convex edges whose dihedral angle inside the body (180 degrees minus the angle
+    between the faces' outward normals) is in [min_angle, max_angle) degrees (default 0, 180:
+    every convex edge): their nodes get the target edge length `ref_length` (TetGen's -m);
+    negative (the default, -1) turns it off (Solfec-1.0, 2015). The mesh is cached in the file
+    `path`: when `path` holds such a cache it is returned and the other arguments are not
+    used."""
     from .run import BARRIER, RANK
     A.string(path, _R, "path")
     # solfec-mpi: every rank sees the same cache file between two barriers (nobody writes
@@ -161,7 +218,8 @@ def TETRAHEDRALIZE(shape, path, volume=None, quality=None, volid=None, surid=Non
     BARRIER()
     if cached is not None:
         return _to_mesh(*cached)
-    shape, volume, quality, volid, surid = _arguments(shape, volume, quality, volid, surid)
+    shape, volume, quality, volid, surid, refine = _arguments(
+        shape, volume, quality, volid, surid, min_angle, max_angle, ref_length)
     rank = RANK()
     if rank != 0:
         BARRIER()
@@ -172,13 +230,14 @@ def TETRAHEDRALIZE(shape, path, volume=None, quality=None, volid=None, surid=Non
                                f"a file all ranks see)")
         return _to_mesh(*cached)
     try:
-        return _tetrahedralize(shape, path, volume, quality, volid, surid)
+        return _tetrahedralize(shape, path, volume, quality, volid, surid, refine)
     finally:
         BARRIER()  # serial: no-op
 
 
-def _arguments(shape, volume, quality, volid, surid):
-    """The checked arguments (every rank checks them the same way)."""
+def _arguments(shape, volume, quality, volid, surid, min_angle, max_angle, ref_length):
+    """The checked arguments (every rank checks them the same way); `refine` is
+    (min_angle, max_angle, ref_length) or None when ref_length < 0."""
     if isinstance(shape, _ShapeObject):
         if not isinstance(shape, MESH):
             raise TypeError(f"TETRAHEDRALIZE: argument 'shape' must be a MESH or the path of a "
@@ -208,14 +267,32 @@ def _arguments(shape, volume, quality, volid, surid):
         volid = A.integer(volid, _R, "volid")
     if surid is not None:
         surid = A.integer(surid, _R, "surid")
-    return shape, volume, quality, volid, surid
+    lo = A.in_range(min_angle, _R, "min_angle", 0.0, 180.0, "degrees")
+    hi = A.in_range(max_angle, _R, "max_angle", 0.0, 180.0, "degrees")
+    if not lo < hi:
+        raise ValueError(f"TETRAHEDRALIZE: argument 'min_angle' = {min_angle!r} must be below "
+                         f"'max_angle' = {max_angle!r} (edges with min_angle <= angle < "
+                         f"max_angle are refined)")
+    ref_length = A.number(ref_length, _R, "ref_length")
+    if ref_length == 0:
+        raise ValueError("TETRAHEDRALIZE: argument 'ref_length' must be > 0 (a target edge "
+                         "length [m]) or negative (no refinement), got 0")
+    refine = None
+    if ref_length > 0:
+        if not isinstance(shape, MESH):
+            raise ValueError(f"TETRAHEDRALIZE: argument 'ref_length' = {ref_length!r} refines "
+                             f"along the convex edges of a MESH shape only (argument 'shape' "
+                             f"is the file '{shape}'); drop it or pass the surface as a MESH")
+        refine = (lo, hi, ref_length)
+    return shape, volume, quality, volid, surid, refine
 
 
-def _tetrahedralize(shape, path, volume, quality, volid, surid):
+def _tetrahedralize(shape, path, volume, quality, volid, surid, refine=None):
+    sized = 0
     with tempfile.TemporaryDirectory(prefix="tetrahedralize") as tmp:
         if isinstance(shape, MESH):
             name = "surface.poly"
-            _write_mesh_boundary(os.path.join(tmp, name), shape)
+            sized = _write_mesh_boundary(os.path.join(tmp, name), shape, refine)
             markers = True
             if volid is None:
                 volid = shape._get(_R).mesh_elements()[0][1]
@@ -224,7 +301,7 @@ def _tetrahedralize(shape, path, volume, quality, volid, surid):
             name = "surface" + ext
             shutil.copyfile(shape, os.path.join(tmp, name))
             markers = ext in (".poly", ".smesh")
-        base = _run_tetgen(tmp, name, volume, quality)
+        base = _run_tetgen(tmp, name, volume, quality, sizes=sized > 0)
         arrays = _mesh_arrays(base, 0 if volid is None else volid, surid, markers)
     _save_cache(path, *arrays)
     return _to_mesh(*arrays)

@@ -1,6 +1,7 @@
 """TETRAHEDRALIZE (Solfec-1.0, docs/deck-language.md): TetGen tetrahedral meshes of a MESH's
 boundary or of a surface file, their volume, surface and volume ids, the volume and quality
-bounds, the cache, a body made of one, and argument errors."""
+bounds, the refinement along convex edges (ref_length, min_angle, max_angle), the cache, a
+body made of one, and argument errors."""
 
 import os
 import shutil
@@ -143,6 +144,99 @@ def test_bad_arguments_raise_clear_errors(tmp_path):
     with pytest.raises(RuntimeError, match="TETRAHEDRALIZE: mesh generation has failed"):
         TETRAHEDRALIZE(str(stl), p)
     assert not os.path.exists(p)  # no cache of a failure
+
+
+def edges_of(T):
+    return {(min(a, b), max(a, b)) for t in T.tolist() for i, a in enumerate(t) for b in t[i + 1:]}
+
+
+def incident_lengths(X, T, point):
+    """Lengths of the mesh edges at the node at `point`."""
+    k = int(np.argmin(np.linalg.norm(X - point, axis=1)))
+    assert np.linalg.norm(X[k] - point) < 1e-12
+    return np.array([np.linalg.norm(X[a] - X[b]) for a, b in edges_of(T) if k in (a, b)])
+
+
+@pytest.mark.parametrize("ref_length", [0.2, 0.1, 0.05])
+def test_ref_length_refines_along_the_convex_edges_to_that_length(tmp_path, ref_length):
+    # Solfec-1.0 (2015 manual, TETRAHEDRALIZE): ref_length > 0 gives the nodes of the convex
+    # edges the target edge length ref_length (TetGen's -m). A unit cube of 2 x 2 x 2 hexahedra:
+    # its 12 edges (90 degrees) are convex, its face diagonals flat. Unrefined, an edge of the
+    # cube is 2 mesh edges of 0.5; refined, it is split into pieces of at most ~ref_length
+    # (TetGen halves segments: measured 0.25, 0.125, 0.0625) and no shorter than ref_length/2,
+    # and the mesh has more elements the smaller ref_length.
+    plain = arrays(TETRAHEDRALIZE(HEX(CUBE, 2, 2, 2, 1, SIDS), str(tmp_path / "plain")))
+    X, T, _, faces = arrays(TETRAHEDRALIZE(HEX(CUBE, 2, 2, 2, 1, SIDS), str(tmp_path / "r"),
+                                           ref_length=ref_length))
+    vol = signed_volumes(X, T)
+    assert vol.min() > 0 and vol.sum() == pytest.approx(1.0, rel=1e-12)
+    assert {s for _, s in faces} == set(SIDS)
+    on_edge = [k for k, x in enumerate(X) if abs(x[0]) < 1e-12 and abs(x[1]) < 1e-12]
+    z = np.sort(X[on_edge, 2])  # the nodes on the cube edge x = y = 0
+    assert z[0] == 0 and z[-1] == 1
+    pieces = np.diff(z)
+    assert pieces.max() <= 1.3 * ref_length and pieces.min() >= 0.5 * ref_length
+    assert len(plain[1]) == 43 and len(T) > 5 * len(plain[1]) * (0.2 / ref_length)
+    # the mesh edges at a cube corner have lengths about ref_length
+    at_corner = incident_lengths(X, T, (1, 1, 1))
+    assert 0.5 * ref_length < at_corner.mean() < 1.5 * ref_length
+
+
+def test_min_and_max_angle_select_the_edges_ref_length_refines(tmp_path):
+    # A pipe of 8 sectors, 2 layers along its axis: its outer longitudinal edges are convex
+    # with the dihedral angle 180 - 45 = 135 degrees inside the body, the rims of its ends 90
+    # degrees (outer and inner), its inner longitudinal edges concave (never refined).
+    # min_angle = 100 refines the outer longitudinal edges only: the outer node halfway up
+    # gets the length ref_length, the inner rim node not; max_angle = 100 the rims only: the
+    # other way round.
+    def pipe():
+        return PIPE((0, 0, 0), (0, 0, 1), 0.5, 0.5, 2, 8, 1, 1, [1, 2, 3, 4])
+    h = 0.15
+    mid, rim = (1, 0, 0.5), (0.5, 0, 0)
+    X, T, _, _ = arrays(TETRAHEDRALIZE(pipe(), str(tmp_path / "plain")))
+    coarse = incident_lengths(X, T, mid).mean(), incident_lengths(X, T, rim).mean()
+    assert min(coarse) > 3 * h  # unrefined: ~0.5 m edges (measured 0.72, 0.59)
+    X, T, _, _ = arrays(TETRAHEDRALIZE(pipe(), str(tmp_path / "lon"), ref_length=h,
+                                       min_angle=100))
+    assert incident_lengths(X, T, mid).mean() < 1.5 * h  # measured 0.18
+    assert incident_lengths(X, T, rim).mean() > 2 * h  # measured 0.35
+    X, T, _, _ = arrays(TETRAHEDRALIZE(pipe(), str(tmp_path / "rims"), ref_length=h,
+                                       max_angle=100))
+    assert incident_lengths(X, T, mid).mean() > 2 * h  # measured 0.40
+    assert incident_lengths(X, T, rim).mean() < 1.5 * h  # measured 0.19
+    # no edge of the cube in [91, 180): ref_length changes nothing; the default (-1): off
+    plain = arrays(TETRAHEDRALIZE(HEX(CUBE, 2, 2, 2, 1, SIDS), str(tmp_path / "c0")))[1]
+    none = arrays(TETRAHEDRALIZE(HEX(CUBE, 2, 2, 2, 1, SIDS), str(tmp_path / "c1"),
+                                 ref_length=0.05, min_angle=91))[1]
+    off = arrays(TETRAHEDRALIZE(HEX(CUBE, 2, 2, 2, 1, SIDS), str(tmp_path / "c2"),
+                                ref_length=-1, min_angle=0, max_angle=180))[1]
+    np.testing.assert_array_equal(none, plain)
+    np.testing.assert_array_equal(off, plain)
+
+
+def test_bad_refinement_arguments_raise_clear_errors(tmp_path):
+    cube = HEX(CUBE, 1, 1, 1, 1, SIDS)
+    p = str(tmp_path / "x")
+    for kw, val, msg in [
+            ("min_angle", -1, r"argument 'min_angle' = -1 is out of its valid range \[0, 180\]"),
+            ("max_angle", 200, r"argument 'max_angle' = 200 is out of its valid range"),
+            ("min_angle", float("nan"), "argument 'min_angle' is not finite"),
+            ("ref_length", float("nan"), "argument 'ref_length' is not finite"),
+            ("ref_length", 0, "argument 'ref_length' must be > 0"),
+    ]:
+        with pytest.raises(ValueError, match="TETRAHEDRALIZE: " + msg):
+            TETRAHEDRALIZE(cube, p, **dict({"ref_length": 0.1}, **{kw: val}))
+    with pytest.raises(ValueError, match="TETRAHEDRALIZE: argument 'min_angle' = 120 must be "
+                                         "below 'max_angle' = 90"):
+        TETRAHEDRALIZE(cube, p, ref_length=0.1, min_angle=120, max_angle=90)
+    with pytest.raises(TypeError, match="TETRAHEDRALIZE: argument 'ref_length' must be a number"):
+        TETRAHEDRALIZE(cube, p, ref_length="0.1")
+    stl = tmp_path / "cube.stl"
+    stl_cube(stl)
+    with pytest.raises(ValueError, match="TETRAHEDRALIZE: argument 'ref_length' = 0.1 refines "
+                                         "along the convex edges of a MESH shape only"):
+        TETRAHEDRALIZE(str(stl), p, ref_length=0.1)
+    assert not os.path.exists(p)
 
 
 @pytest.mark.parametrize("error", [0.05, 0.01])
