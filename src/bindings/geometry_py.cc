@@ -108,6 +108,17 @@ void DefineGeometry(py::module_& m) {
              s.spheres.push_back(sp);
            },
            py::arg("center"), py::arg("radius"), py::arg("volid"), py::arg("surfid"))
+      .def("add_ellipsoid",
+           [](Shape& s, const Vec3& c, const Vec3& radii, int volid, int surfid) {
+             geometry::Ellipsoid e;
+             e.center = c;
+             e.radii = radii;
+             e.volid = volid;
+             e.surfid = surfid;
+             e.Validate("ELLIP");
+             s.ellipsoids.push_back(e);
+           },
+           py::arg("center"), py::arg("radii"), py::arg("volid"), py::arg("surfid"))
       .def("add_mesh", &AddMesh, py::arg("nodes"), py::arg("elements"), py::arg("surfids"))
       .def("append", [](Shape& s, Shape& o) { s.Append(std::move(o)); o = Shape(); })
       .def("clear", [](Shape& s) { s = Shape(); })
@@ -115,6 +126,8 @@ void DefineGeometry(py::module_& m) {
       .def_property_readonly("num_convexes", [](const Shape& s) { return s.convexes.size(); })
       .def_property_readonly("num_spheres", [](const Shape& s) { return s.spheres.size(); })
       .def_property_readonly("num_meshes", [](const Shape& s) { return s.meshes.size(); })
+      .def_property_readonly("num_ellipsoids",
+                             [](const Shape& s) { return s.ellipsoids.size(); })
       .def("translate", &Shape::Translate, py::arg("vector"))
       .def("rotate", &Shape::Rotate, py::arg("point"), py::arg("axis"), py::arg("degrees"))
       .def("scale", &Shape::Scale, py::arg("coefs"))
@@ -212,6 +225,17 @@ void DefineGeometry(py::module_& m) {
            [](const Shape& s) {
              py::list out;
              for (const Sphere& sp : s.spheres) out.append(py::make_tuple(Tuple3(sp.center), sp.radius));
+             return out;
+           })
+      .def("ellipsoids",  // [(center, radii, rot (9 numbers, row by row), volid, surfid)]
+           [](const Shape& s) {
+             py::list out;
+             for (const geometry::Ellipsoid& e : s.ellipsoids) {
+               py::tuple rot(9);
+               for (int k = 0; k < 9; ++k) rot[k] = e.rot(k / 3, k % 3);
+               out.append(py::make_tuple(Tuple3(e.center), Tuple3(e.radii), rot, e.volid,
+                                         e.surfid));
+             }
              return out;
            });
 

@@ -75,7 +75,8 @@ geometry::MassProperties Body::InitInertiaFromShape() {
 
 void Body::MapShapeAffine(const Mat3& A, const Vec3& t) {
   bool same = shape_.convexes.size() == ref_shape_.convexes.size() &&
-              shape_.spheres.size() == ref_shape_.spheres.size();
+              shape_.spheres.size() == ref_shape_.spheres.size() &&
+              shape_.ellipsoids.size() == ref_shape_.ellipsoids.size();
   for (size_t i = 0; same && i < shape_.convexes.size(); ++i)
     same = shape_.convexes[i].vertices.size() == ref_shape_.convexes[i].vertices.size();
   if (!same) shape_ = ref_shape_;
@@ -86,6 +87,14 @@ void Body::MapShapeAffine(const Mat3& A, const Vec3& t) {
   }
   for (size_t i = 0; i < shape_.spheres.size(); ++i)
     shape_.spheres[i].center = A * ref_shape_.spheres[i].center + t;
+  // Ellipsoids: the image of the referential one (rigid A: axes rotate; pseudo-rigid F:
+  // radii and axes of F R0 diag(r0), i.e. of F^-T A0 F^-1 with A0 = R0 diag(r0)^-2 R0^T).
+  for (size_t i = 0; i < shape_.ellipsoids.size(); ++i) {
+    const geometry::Ellipsoid& E = ref_shape_.ellipsoids[i];
+    geometry::Ellipsoid& e = shape_.ellipsoids[i];
+    e.center = A * E.center + t;
+    geometry::AffineEllipsoidAxes(A * E.rot * E.radii.asDiagonal(), &e.radii, &e.rot);
+  }
 }
 
 }  // namespace solfec::body

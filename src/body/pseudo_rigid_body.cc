@@ -18,7 +18,8 @@ namespace {
 geometry::Shape PseudoRigidShape(geometry::Shape shape, const std::string& /*label*/) {
   if (shape.empty())
     throw InputError("BODY: shape is empty (argument 'shape'); pass a CONVEX, MESH or SPHERE");
-  // Spheres (Solfec-1.0): their centres follow F, their radii stay (MapShapeAffine).
+  // Spheres (Solfec-1.0): their centres follow F, their radii stay (MapShapeAffine);
+  // ellipsoids deform with F (an ellipsoid under F).
   std::vector<geometry::Mesh> meshes = std::move(shape.meshes);
   shape.meshes.clear();
   for (const geometry::Mesh& m : meshes) {

@@ -114,7 +114,7 @@ bool ContactSurface::CanBeSlave(const Body& b) { return AsMeshFe(b) != nullptr; 
 bool ContactSurface::CanBeMaster(const Body& b) {
   if (CanBeSlave(b)) return true;
   const auto& s = b.shape();
-  return !s.convexes.empty() && s.spheres.empty() && s.meshes.empty();
+  return !s.convexes.empty() && s.spheres.empty() && s.meshes.empty() && s.ellipsoids.empty();
 }
 
 void ContactSurface::Build(const Body& b) {

@@ -1,5 +1,5 @@
 // Whether two shapes overlap (OVERLAPPING, Solfec-1.0): the contact detection of every pair of
-// their pieces (convexes, spheres, mesh elements as convexes) with a gap bound.
+// their pieces (convexes, spheres, ellipsoids, mesh elements as convexes) with a gap bound.
 #pragma once
 
 #include "geometry/shape.h"

@@ -22,6 +22,7 @@ void Shape::Append(Shape o) {
   }
   for (Sphere& s : o.spheres) spheres.push_back(std::move(s));
   for (Mesh& m : o.meshes) meshes.push_back(std::move(m));
+  for (Ellipsoid& e : o.ellipsoids) ellipsoids.push_back(std::move(e));
 }
 
 Aabb Shape::Bounds() const {
@@ -29,6 +30,7 @@ Aabb Shape::Bounds() const {
   for (const Convex& c : convexes) box.Extend(c.Bounds());
   for (const Sphere& s : spheres) box.Extend(s.Bounds());
   for (const Mesh& m : meshes) box.Extend(m.Bounds());
+  for (const Ellipsoid& e : ellipsoids) box.Extend(e.Bounds());
   return box;
 }
 
@@ -37,6 +39,7 @@ MassProperties Shape::ComputeMassProperties() const {
   for (const Convex& c : convexes) total += c.ComputeMassProperties();
   for (const Sphere& s : spheres) total += s.ComputeMassProperties();
   for (const Mesh& m : meshes) total += m.ComputeMassProperties();
+  for (const Ellipsoid& e : ellipsoids) total += e.ComputeMassProperties();
   return total;
 }
 
@@ -59,6 +62,7 @@ void Shape::Transform(const Mat3& A, const Vec3& t, const std::string& routine) 
     s.radius *= scale;
   }
   for (Mesh& m : meshes) m.Transform(A, t);
+  for (Ellipsoid& e : ellipsoids) e.Transform(A, t);
 }
 
 void Shape::Translate(const Vec3& v) { Transform(Mat3::Identity(), v, "TRANSLATE"); }

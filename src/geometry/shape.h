@@ -10,6 +10,7 @@
 #include "base/types.h"
 #include "geometry/aabb.h"
 #include "geometry/convex.h"
+#include "geometry/ellipsoid.h"
 #include "geometry/mass_properties.h"
 #include "geometry/mesh.h"
 #include "geometry/sphere.h"
@@ -20,8 +21,11 @@ struct Shape {
   std::vector<Convex> convexes;
   std::vector<Sphere> spheres;
   std::vector<Mesh> meshes;
+  std::vector<Ellipsoid> ellipsoids;  // ELLIP; contact pieces after convexes and spheres
 
-  bool empty() const { return convexes.empty() && spheres.empty() && meshes.empty(); }
+  bool empty() const {
+    return convexes.empty() && spheres.empty() && meshes.empty() && ellipsoids.empty();
+  }
   // Appends o's pieces (convex neighbor indices are shifted).
   void Append(Shape o);
 
@@ -29,7 +33,8 @@ struct Shape {
   MassProperties ComputeMassProperties() const;
 
   // x -> A x + t on every piece (sphere radii scale by |det A|^(1/3) only for uniform A;
-  // non-uniform scaling of a sphere throws InputError naming `routine`).
+  // non-uniform scaling of a sphere throws InputError naming `routine`; ellipsoids take any
+// invertible A).
   void Transform(const Mat3& A, const Vec3& t, const std::string& routine = "TRANSFORM");
   void Translate(const Vec3& v);
   // Rotation about the axis through `point` along `axis` by `degrees` (right-hand rule).
@@ -39,7 +44,8 @@ struct Shape {
 
 // Splits convexes and spheres by the plane through `point` with `normal` (manual SPLIT):
 // returns (below, above). Cut faces get surfid.first on the below part and surfid.second on
-// the above part. A sphere goes wholly to the side of its centre. Meshes throw InputError.
+// the above part. A sphere or an ellipsoid goes wholly to the side of its centre (Solfec-1.0
+// does not cut ellipsoids either). Meshes throw InputError.
 std::pair<Shape, Shape> Split(Shape shape, const Vec3& point, const Vec3& normal,
                               std::pair<int, int> surfids = {0, 0});
 

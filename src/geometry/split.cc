@@ -226,6 +226,9 @@ std::pair<Shape, Shape> Split(Shape shape, const Vec3& point, const Vec3& normal
   for (Sphere& sphere : shape.spheres) {
     (n.dot(sphere.center) - offset < 0.0 ? below : above).spheres.push_back(std::move(sphere));
   }
+  for (Ellipsoid& e : shape.ellipsoids) {  // likewise an ellipsoid
+    (n.dot(e.center) - offset < 0.0 ? below : above).ellipsoids.push_back(std::move(e));
+  }
   return {std::move(below), std::move(above)};
 }
 
