@@ -1,7 +1,7 @@
 """Shape builders shared by the deck tests."""
 
-from solfec import (BODY, BULK_MATERIAL, CONVEX, GRAVITY, HULL, INITIAL_VELOCITY, SOLFEC,
-                    SURFACE_MATERIAL)
+from solfec import (BODY, BULK_MATERIAL, CONTACT_POINTS, CONVEX, GRAVITY, HULL,
+                    INITIAL_VELOCITY, SOLFEC, SURFACE_MATERIAL)
 
 
 def box(x, y, z, a, b, c, volid=1, surfid=1):
@@ -26,6 +26,9 @@ def pushed_stack(outdir, n=3):
     gravity 10, h = 1 ms. Returns (sol, bodies); nothing is run."""
     sol = SOLFEC("DYNAMIC", 1e-3, outdir)
     sol.verbose = "OFF"
+    # 4-point patches on purpose: the solver tests that use this stack need the redundant
+    # face contacts (rank-deficient W); with one point per pair a lone box rocks on it.
+    CONTACT_POINTS(sol, 4)
     bulk = BULK_MATERIAL(sol, young=1e9, poisson=0.25, density=1000.0)
     SURFACE_MATERIAL(sol, model="SIGNORINI_COULOMB", friction=0.5)
     BODY(sol, "OBSTACLE", slab(), bulk)

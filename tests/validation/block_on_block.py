@@ -12,13 +12,14 @@
 # load does), so the errors measure how the contact points share the load; a point per node
 # more on one side, or none, shows at once as s_zz off -p at the interface nodes, and the
 # mirror nodes of the symmetric model must agree.
-# Usage: solfec -w block_on_block.py [POINTS [N]]: CONTACT_POINTS (default 4) and the
+# Usage: solfec -w block_on_block.py [POINTS [N]]: CONTACT_POINTS (0 or omitted: solfec's
+# default, one point per pair of touching elements as Solfec-1.0; 4: contact patches) and the
 # upper block's elements per side (default 3; 4 makes the meshes match).
 # Measured (README.md): neither contact model meets this yet; the deck is not in CI.
 import numpy as np
 
 args = [x for x in (NON_SOLFEC_ARGV() or []) if x != "--"]
-points = int(args[0]) if len(args) > 0 else 4
+points = int(args[0]) if len(args) > 0 else 0
 nup = int(args[1]) if len(args) > 1 else 3
 
 E, nu, p = 200e9, 0.3, 10e6
@@ -27,7 +28,8 @@ a, h1, h2 = 1.0, 0.5, 0.5
 # h w ~ 8e2: each step leaves 1.6e-6 of the equilibrium error; 10 steps at constant load.
 sol = SOLFEC('QUASI_STATIC', 0.05, 'out/validation/block_on_block')
 sol.verbose = 'OFF'
-CONTACT_POINTS(sol, points)
+if points:
+    CONTACT_POINTS(sol, points)
 GEOMETRIC_EPSILON(1e-8)
 SURFACE_MATERIAL(sol, model='SIGNORINI_COULOMB', friction=0.0)
 bulk = BULK_MATERIAL(sol, model='KIRCHHOFF', young=E, poisson=nu, density=7800.0)

@@ -8,7 +8,8 @@ between two OBSTACLE springers of the same section; density 1, SIGNORINI_COULOMB
 GEOMETRIC_EPSILON 1e-4, GAUSS_SEIDEL_SOLVER(1e-4, 10000) (Solfec-1.0's stopping rule).
 
     run(S, ratio, ...) -> kinetic energy [J] at the end (S: the solfec module)
-    /usr/bin/python3 arch_model.py ratio [n friction duration points]  (prints it)
+    /usr/bin/python3 arch_model.py ratio [n friction duration points]  (prints it; points
+    omitted: the default CONTACT_POINTS, Solfec-1.0's one point per pair)
 """
 import math
 import os
@@ -28,15 +29,16 @@ def voussoir_nodes(alpha, dalpha, radius, thickness, width):
             ro * s1, -w, ro * c1, ri * s1, -w, ri * c1, ri * s1, w, ri * c1, ro * s1, w, ro * c1]
 
 
-def build(S, ratio, n=27, friction=0.5, points=4, outdir=None, radius=10.0, width=5.0):
+def build(S, ratio, n=27, friction=0.5, points=None, outdir=None, radius=10.0, width=5.0):
     """SOLFEC object and voussoir bodies of the arch (contact points per piece pair
-    `points`: 4 = solfec's default, 1 = Solfec-1.0's model)."""
+    `points`: None = solfec's default, which is Solfec-1.0's one point; 4 = contact patches)."""
     S.GEOMETRIC_EPSILON(1e-4)
     sol = S.SOLFEC("DYNAMIC", 1e-3, outdir or tempfile.mkdtemp(prefix="arch-"))
     sol.verbose = "OFF"
     S.OUTPUT(sol, 1e3)
     S.CONTACT_SPARSIFY(sol, 0.005)
-    S.CONTACT_POINTS(sol, points)
+    if points is not None:
+        S.CONTACT_POINTS(sol, points)
     S.SURFACE_MATERIAL(sol, model="SIGNORINI_COULOMB", friction=friction)
     mat = S.BULK_MATERIAL(sol, model="KIRCHHOFF", young=1, poisson=0, density=1)
     S.GRAVITY(sol, (0, 0, -9.81))
@@ -54,7 +56,7 @@ def build(S, ratio, n=27, friction=0.5, points=4, outdir=None, radius=10.0, widt
     return sol, bodies
 
 
-def run(S, ratio, n=27, friction=0.5, duration=0.75, points=4, outdir=None):
+def run(S, ratio, n=27, friction=0.5, duration=0.75, points=None, outdir=None):
     """Kinetic energy [J] of the arch after `duration` [s]."""
     sol, _ = build(S, ratio, n, friction, points, outdir)
     gs = S.GAUSS_SEIDEL_SOLVER(1e-4, 10000)
@@ -73,8 +75,8 @@ if __name__ == "__main__":
     n = int(a[1]) if len(a) > 1 else 27
     mu = float(a[2]) if len(a) > 2 else 0.5
     T = float(a[3]) if len(a) > 3 else 0.75
-    pts = int(a[4]) if len(a) > 4 else 4
+    pts = int(a[4]) if len(a) > 4 else None   # None: the default (one point per pair)
     t0 = time.time()
     ke = run(S, ratio, n, mu, T, pts)
-    print("h/r %.5f n %d friction %g points %d: kinetic energy %.3e J after %g s (%.1f s)"
-          % (ratio, n, mu, pts, ke, T, time.time() - t0))
+    print("h/r %.5f n %d friction %g points %s: kinetic energy %.3e J after %g s (%.1f s)"
+          % (ratio, n, mu, "default" if pts is None else pts, ke, T, time.time() - t0))
