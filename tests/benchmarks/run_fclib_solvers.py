@@ -83,6 +83,7 @@ def build_fe_stack(S, outdir, step):
     S.OUTPUT(sol, 1000.0)
     bulk = S.BULK_MATERIAL(sol, model="KIRCHHOFF", young=1e7, poisson=0.25, density=1000.0)
     S.SURFACE_MATERIAL(sol, model="SIGNORINI_COULOMB", friction=0.5, restitution=0.0)
+    S.CONTACT_POINTS(sol, 4)  # the dumped problems' contact patches (README: fe-k)
     S.GRAVITY(sol, (0, 0, -9.81))
 
     def cube(x, y, z, a, n):
