@@ -44,12 +44,10 @@ void Build(Scene& s, double friction) {
   s.d.contact_points = 4;  // the corners of the contact square: the cube cannot rock
   const material::BulkMaterial bulk = testing::Material(1000.0);
   s.d.AddBody(body::MakeBody(BodyKind::kObstacle,
-                             testing::BoxShape(Vec3(-2, -1, -0.2), Vec3(4, 2, 0.2)), bulk,
-                             "slab"));
+                             testing::BoxShape(Vec3(-2, -1, -0.2), Vec3(4, 2, 0.2)), bulk, "slab"));
   s.cube = &static_cast<body::RigidBody&>(s.d.AddBody(body::MakeBody(
-      BodyKind::kRigid,
-      testing::BoxShape(Vec3(-0.5 * kA, -0.5 * kA, -kOverlap), Vec3(kA, kA, kA)), bulk,
-      "cube")));
+      BodyKind::kRigid, testing::BoxShape(Vec3(-0.5 * kA, -0.5 * kA, -kOverlap), Vec3(kA, kA, kA)),
+      bulk, "cube")));
 }
 
 solvers::GaussSeidelSolver Tight() {
@@ -67,8 +65,10 @@ Vec3 ContactForceOnCube(const Scene& s, int* count = nullptr) {
     if (c.kind != contact::ConstraintKind::kContact) continue;
     ++n;
     const Vec3 r = c.base * c.R;
-    if (c.body2 == s.cube) f += r;
-    else if (c.body1 == s.cube) f -= r;
+    if (c.body2 == s.cube)
+      f += r;
+    else if (c.body1 == s.cube)
+      f -= r;
   }
   if (count) *count = n;
   return f;
@@ -92,7 +92,7 @@ TEST(DomainStepContact, CubeRestingOnAnObstacleCarriesItsWeight) {
     EXPECT_NEAR(std::hypot(f.x(), f.y()), 0.0, 1e-10 * weight) << "step " << i;
   }
   EXPECT_NEAR((s.cube->position() - x0).norm(), 0.0, 1e-12);  // measured 1e-18 m
-  EXPECT_NEAR(s.cube->u().norm(), 0.0, 1e-12);                 // measured 8e-17 m/s
+  EXPECT_NEAR(s.cube->u().norm(), 0.0, 1e-12);                // measured 8e-17 m/s
 }
 
 TEST(DomainStepContact, SlidingCubeStopsByCoulombsLaw) {
@@ -119,9 +119,9 @@ TEST(DomainStepContact, SlidingCubeStopsByCoulombsLaw) {
     EXPECT_NEAR(f.z(), s.cube->mass() * kG, 1e-10 * s.cube->mass() * kG) << "step " << k;
   }
   EXPECT_EQ(u, 0.0);
-  EXPECT_NEAR(s.cube->position().x(), x, 1e-10);  // measured 2e-16 m
+  EXPECT_NEAR(s.cube->position().x(), x, 1e-10);                    // measured 2e-16 m
   EXPECT_NEAR(x - x0.x(), v0 * v0 / (2 * mu * kG), 0.5 * v0 * kH);  // the continuous stop
-  EXPECT_NEAR(s.cube->position().z(), x0.z(), 1e-12);  // neither sinks nor lifts (6e-17 m)
+  EXPECT_NEAR(s.cube->position().z(), x0.z(), 1e-12);          // neither sinks nor lifts (6e-17 m)
   EXPECT_NEAR(s.cube->angular_velocity().norm(), 0.0, 1e-10);  // does not tip (3e-14 rad/s)
 }
 

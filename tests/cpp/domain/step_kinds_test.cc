@@ -31,10 +31,10 @@ using body::BodyKind;
 using body::FeForm;
 using body::Scheme;
 
-constexpr double kG = 9.81;    // [m/s^2] along -z
-constexpr double kH = 1e-3;    // step [s]: below half the critical step of the DEF_EXP bodies
+constexpr double kG = 9.81;  // [m/s^2] along -z
+constexpr double kH = 1e-3;  // step [s]: below half the critical step of the DEF_EXP bodies
 constexpr int kSteps = 20;
-constexpr double kZ0 = 2.0;    // the bodies' lowest corner height [m]
+constexpr double kZ0 = 2.0;  // the bodies' lowest corner height [m]
 // Round-off of kSteps steps on O(1) positions (a few operations a step, and for the
 // deformable forms one factorized solve of a well-conditioned matrix at this step).
 // Measured: positions within 9e-16 m, velocities within 3e-14 of g t (FE TL), kinetic
@@ -109,23 +109,17 @@ TEST_P(StepEveryKind, FallsFreelyByTheClosedFormBesideAnObstacle) {
 
 INSTANTIATE_TEST_SUITE_P(
     Kinds, StepEveryKind,
-    ::testing::Values(Case{"RIGID_RIG_NEG", BodyKind::kRigid, FeForm::kTL, Scheme::kRigNeg, 0},
-                      Case{"RIGID_RIG_POS", BodyKind::kRigid, FeForm::kTL, Scheme::kRigPos, 0},
-                      Case{"RIGID_RIG_IMP", BodyKind::kRigid, FeForm::kTL, Scheme::kRigImp, 0},
-                      Case{"PSEUDO_RIGID_DEF_EXP", BodyKind::kPseudoRigid, FeForm::kTL,
-                           Scheme::kDefExp, 0},
-                      Case{"PSEUDO_RIGID_DEF_LIM", BodyKind::kPseudoRigid, FeForm::kTL,
-                           Scheme::kDefLim, 0},
-                      Case{"FE_TL_DEF_EXP", BodyKind::kFiniteElement, FeForm::kTL,
-                           Scheme::kDefExp, 0},
-                      Case{"FE_TL_DEF_LIM", BodyKind::kFiniteElement, FeForm::kTL,
-                           Scheme::kDefLim, 0},
-                      Case{"FE_BC_DEF_LIM", BodyKind::kFiniteElement, FeForm::kBC,
-                           Scheme::kDefLim, 0},
-                      Case{"FE_BC_RO_DEF_LIM", BodyKind::kFiniteElement, FeForm::kBCRO,
-                           Scheme::kDefLim, 8},
-                      Case{"FE_FFR", BodyKind::kFiniteElement, FeForm::kFFR, Scheme::kDefault,
-                           0}),
+    ::testing::Values(
+        Case{"RIGID_RIG_NEG", BodyKind::kRigid, FeForm::kTL, Scheme::kRigNeg, 0},
+        Case{"RIGID_RIG_POS", BodyKind::kRigid, FeForm::kTL, Scheme::kRigPos, 0},
+        Case{"RIGID_RIG_IMP", BodyKind::kRigid, FeForm::kTL, Scheme::kRigImp, 0},
+        Case{"PSEUDO_RIGID_DEF_EXP", BodyKind::kPseudoRigid, FeForm::kTL, Scheme::kDefExp, 0},
+        Case{"PSEUDO_RIGID_DEF_LIM", BodyKind::kPseudoRigid, FeForm::kTL, Scheme::kDefLim, 0},
+        Case{"FE_TL_DEF_EXP", BodyKind::kFiniteElement, FeForm::kTL, Scheme::kDefExp, 0},
+        Case{"FE_TL_DEF_LIM", BodyKind::kFiniteElement, FeForm::kTL, Scheme::kDefLim, 0},
+        Case{"FE_BC_DEF_LIM", BodyKind::kFiniteElement, FeForm::kBC, Scheme::kDefLim, 0},
+        Case{"FE_BC_RO_DEF_LIM", BodyKind::kFiniteElement, FeForm::kBCRO, Scheme::kDefLim, 8},
+        Case{"FE_FFR", BodyKind::kFiniteElement, FeForm::kFFR, Scheme::kDefault, 0}),
     [](const ::testing::TestParamInfo<Case>& info) { return info.param.name; });
 
 // A box spinning about a tilted axis (three distinct principal moments, so Omega changes
