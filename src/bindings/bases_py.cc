@@ -24,7 +24,7 @@ namespace {
 body::FeBody& GetFeBody(const domain::Domain& d, Id id, const std::string& routine) {
   body::Body* b = d.FindBody(id);
   if (!b) throw InputError(routine + ": body " + std::to_string(id) + " was deleted");
-  auto* fe = dynamic_cast<body::FeBody*>(b);
+  body::FeBody* fe = b->AsFeBody();
   if (!fe)
     throw InputError(routine + ": body " + std::to_string(id) +
                      " is not a FINITE_ELEMENT body of form 'TL', 'BC', 'BC-RO' or 'BC-MODAL' "
@@ -73,7 +73,8 @@ void DefineBases(py::module_& m) {
   m.def(
       "reduced_base",
       [](const domain::Domain& d, Id id) -> py::object {
-        const auto* rb = dynamic_cast<const body::ReducedFeBody*>(d.FindBody(id));
+        const body::Body* b = d.FindBody(id);
+        const body::ReducedFeBody* rb = b ? b->AsReducedFeBody() : nullptr;
         if (!rb) return py::none();
         return py::make_tuple(static_cast<int>(rb->form()), rb->base(), rb->eigenvalues());
       },

@@ -16,8 +16,31 @@
 namespace solfec::body {
 
 enum class BodyKind { kRigid, kPseudoRigid, kFiniteElement, kObstacle };
-class FeBody;
 const char* KindName(BodyKind k);  // "RIGID", ...
+
+// The concrete body classes (one per kinematic model; FINITE_ELEMENT forms 'TL' and 'BC' are
+// FeBody, 'BC-RO' and 'BC-MODAL' ReducedFeBody, 'FFR' FfrBody).
+class RigidBody;  // RIGID and OBSTACLE
+class PseudoRigidBody;
+class FeBody;
+class ReducedFeBody;
+class FfrBody;
+
+// Chooses by the concrete class of a body, once (Body::Accept calls the Visit of the body's
+// own class: no cast, no order of tests; integration::MakeIntegrator picks a body's time
+// integrator this way). A new body class adds its Visit here, and the compiler then names
+// every visitor that must handle it.
+class BodyVisitor {
+ public:
+  virtual void Visit(RigidBody& b) = 0;
+  virtual void Visit(PseudoRigidBody& b) = 0;
+  virtual void Visit(FeBody& b) = 0;
+  virtual void Visit(ReducedFeBody& b) = 0;
+  virtual void Visit(FfrBody& b) = 0;
+
+ protected:
+  ~BodyVisitor() = default;
+};
 
 // Time integration schemes of manual table 4.6.
 enum class Scheme { kDefault, kRigPos, kRigNeg, kRigImp, kDefExp, kDefLim, kDefLim2, kDefImp,
@@ -69,9 +92,17 @@ class Body {
   Id id() const { return id_; }
   void set_id(Id id) { id_ = id; }
   BodyKind kind() const { return kind_; }
+  // v.Visit(*this) with the body's concrete class (BodyVisitor).
+  virtual void Accept(BodyVisitor& v) = 0;
   // This body as an FeBody (and its reduced forms), else nullptr: one virtual call where a
   // dynamic_cast compares type names (node-to-face contact asks it of every body each step).
   virtual const FeBody* AsFeBody() const { return nullptr; }
+  virtual FeBody* AsFeBody() { return nullptr; }
+  // This body as a ReducedFeBody (forms 'BC-RO', 'BC-MODAL'), else nullptr.
+  virtual const ReducedFeBody* AsReducedFeBody() const { return nullptr; }
+  // The mesh body of a FINITE_ELEMENT body, its nodes at the current positions: the body
+  // itself for forms TL/BC/BC-RO/BC-MODAL, the internal one for FFR; nullptr for other kinds.
+  virtual const FeBody* MeshBody() const { return nullptr; }
   const std::string& label() const { return label_; }
   const material::BulkMaterial& material() const { return material_; }
 

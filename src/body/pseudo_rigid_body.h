@@ -26,7 +26,7 @@ using Vec12 = Eigen::Matrix<double, 12, 1>;
 // generalized force -V P(F), P = F S, S = lambda tr(Eg) I + 2 mu Eg; K = d(V P)/dF (9x9).
 // Only convexes and meshes (converted to convexes) are accepted: a sphere would not stay a
 // sphere under a general F.
-class PseudoRigidBody : public Body {
+class PseudoRigidBody final : public Body {
  public:
   static constexpr int kConfSize = 12;
   static constexpr int kNumDofs = 12;
@@ -40,6 +40,7 @@ class PseudoRigidBody : public Body {
   PseudoRigidBody(geometry::Shape shape, material::BulkMaterial material, std::string label);
 
   int num_dofs() const override { return kNumDofs; }
+  void Accept(BodyVisitor& v) override { v.Visit(*this); }
 
   // --- state views
   Mat3 deformation() const { return Eigen::Map<const Mat3>(q_.data()); }  // F

@@ -19,7 +19,7 @@ using Vec6 = Eigen::Matrix<double, 6, 1>;
 // conjugate to u. The inertia operator is A = diag(J, m I), J = referential inertia tensor
 // about the mass centre. An OBSTACLE shares the storage and the kinematics but has infinite
 // inertia: A^-1 = 0, no loads, zero kinetic energy.
-class RigidBody : public Body {
+class RigidBody final : public Body {
  public:
   static constexpr int kConfSize = 12;
   static constexpr int kNumDofs = 6;
@@ -37,6 +37,7 @@ class RigidBody : public Body {
             std::string label);
 
   int num_dofs() const override { return kNumDofs; }
+  void Accept(BodyVisitor& v) override { v.Visit(*this); }
   bool is_obstacle() const { return kind_ == BodyKind::kObstacle; }
   // An OBSTACLE guided by its own constraints in this step (SET_VELOCITY, SET_DISPLACEMENT,
   // SET_ACCELERATION, FIX_POINT, FIX_DIRECTION; Solfec-1.0 integrates obstacles as rigid

@@ -37,6 +37,9 @@ void Domain::set_step(double h) {
 body::Body& Domain::AddBody(std::unique_ptr<body::Body> b) {
   b->set_id(next_body_id_++);
   body_by_id_[b->id()] = b.get();
+  integrators_[b.get()] = integration::MakeIntegrator(
+      *b, analysis_ == Analysis::kQuasiStatic ? integration::Mode::kQuasiStatic
+                                              : integration::Mode::kDynamic);
   bodies_.push_back(std::move(b));
   if (step_count_ > 0) ++bodies_added_since_step_;
   return *bodies_.back();
@@ -48,6 +51,7 @@ void Domain::DeleteBody(Id id) {
   constraints_.remove_if([b](const Constraint& c) { return c.body1 == b || c.body2 == b; });
   constraint_index_valid_ = false;
   body_by_id_.erase(id);
+  integrators_.erase(b);
   bodies_.erase(std::remove_if(bodies_.begin(), bodies_.end(),
                                [b](const auto& p) { return p.get() == b; }),
                 bodies_.end());
@@ -127,7 +131,7 @@ void Domain::LimitStepToCritical(bool all) {
   const Body* which = nullptr;
   for (auto& b : bodies_) {
     if (!all && !Active(*b)) continue;
-    const double hc = 0.5 * integration::CriticalStep(*b);  // Solfec-1.0's 0.5 factor
+    const double hc = 0.5 * integrators_.at(b.get())->CriticalStep();  // Solfec-1.0's 0.5
     if (hc < lowest) {
       lowest = hc;
       which = b.get();
@@ -244,15 +248,14 @@ void Domain::LimitStep() {
 // at t+h, u_free = h A^-1 f (quasi_static_integrator.h).
 void Domain::BeginIntegration(double t, double h) {
   const bool qs = analysis_ == Analysis::kQuasiStatic;
-  const auto mode = qs ? integration::Mode::kQuasiStatic : integration::Mode::kDynamic;
   const Vec3 g = Gravity(qs ? t + h : t + 0.5 * h);
   active_.clear();
   active_.reserve(bodies_.size());
   for (auto& b : bodies_)
-    if (Active(*b)) active_.push_back(b.get());
-  for (Body* b : active_) integration::CheckStep(*b, h, mode);  // throws before anything moves
-  for (Body* b : active_) integration::BeginStep(*b, t, h, mode);
-  for (Body* b : active_) integration::FreeVelocity(*b, t, h, g, mode);
+    if (Active(*b)) active_.push_back({b.get(), integrators_.at(b.get()).get()});
+  for (Stepped& s : active_) s.integrator->CheckStep(h);  // throws before anything moves
+  for (Stepped& s : active_) s.integrator->BeginStep(t, h);
+  for (Stepped& s : active_) s.integrator->FreeVelocity(t, h, g);
 }
 
 // Existing contacts and the user constraints at q(t+h/2).
@@ -315,10 +318,8 @@ void Domain::BreakConstraints() {
 // u(t+h) = u_free + A^-1 H^T R h; q(t+h) = q(t+h/2) + h/2 u(t+h) for the bodies this rank
 // owns (and the obstacles); contact work; the clock; NaN check; EXTENTS.
 void Domain::EndIntegration(double t, double h) {
-  const auto mode = analysis_ == Analysis::kQuasiStatic ? integration::Mode::kQuasiStatic
-                                                        : integration::Mode::kDynamic;
-  for (Body* b : active_)
-    if (Owns(*b) || b->kind() == BodyKind::kObstacle) integration::EndStep(*b, t, h, mode);
+  for (Stepped& s : active_)
+    if (Owns(*s.body) || s.body->kind() == BodyKind::kObstacle) s.integrator->EndStep(t, h);
   active_.clear();
   AccountContactWork(h);
   time_ = t + h;

@@ -24,6 +24,7 @@
 #include "contact/sparsify.h"
 #include "domain/contact_manager.h"
 #include "domain/decomposition.h"
+#include "integration/integrator.h"
 #include "local_dynamics/local_dynamics.h"
 #include "material/bulk_material.h"
 #include "material/surface_material.h"
@@ -158,7 +159,7 @@ class Domain {
 
  private:
   // DYNAMIC (Solfec-1.0's dom.c): lowers step_ to half the smallest critical step of the
-  // explicit bodies (integration::CriticalStep) when that is below it, with one stderr
+  // explicit bodies (BodyIntegrator::CriticalStep) when that is below it, with one stderr
   // warning (the first time) naming the body. `all`: every body (the start of a RUN, when every
   // rank's copies are current), else the active ones.
   void LimitStepToCritical(bool all);
@@ -197,6 +198,9 @@ class Domain {
   std::unique_ptr<Decomposition> decomposition_;  // never null (SerialDecomposition)
   int synchronized_step_ = -1;  // step_count_ of the last Synchronize
   std::vector<std::unique_ptr<body::Body>> bodies_;
+  // Each body's time integrator, chosen once when the body is added (AddBody).
+  std::unordered_map<const body::Body*, std::unique_ptr<integration::BodyIntegrator>>
+      integrators_;
   std::map<Id, body::Body*> body_by_id_;
   std::list<contact::Constraint> constraints_;
   std::unordered_map<Id, contact::Constraint*> constraint_index_;  // rebuilt lazily
@@ -226,7 +230,11 @@ class Domain {
   void GuideObstacles(double t, double h);
   local_dynamics::LocalDynamics guide_dynamics_;
   solvers::BlockProblem guide_problem_;
-  std::vector<body::Body*> active_;         // the bodies of this rank's step
+  struct Stepped {
+    body::Body* body;
+    integration::BodyIntegrator* integrator;
+  };
+  std::vector<Stepped> active_;             // the bodies of this rank's step
   std::vector<contact::Constraint*> rows_;  // the constraints of problem_'s rows
   std::vector<ProblemRow> problem_rows_;    // who the rows of problem_ are
   solvers::SolverStats solver_stats_;

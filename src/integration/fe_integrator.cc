@@ -13,7 +13,6 @@
 #include <string>
 
 #include "base/errors.h"
-#include "integration/corotated_integrator.h"
 #include "integration/semi_explicit_integrator.h"
 
 namespace solfec::integration {
@@ -56,7 +55,6 @@ double FeCriticalStep(const FeBody& b) {
 }
 
 void CheckFeStep(const FeBody& b, double h) {
-  if (b.form() == body::FeForm::kBC) return CheckCorotatedStep(b, h);
   if (FeScheme(b) != Scheme::kDefExp) return;
   const double hc = FeCriticalStep(b);
   if (h > hc) {
@@ -69,7 +67,6 @@ void CheckFeStep(const FeBody& b, double h) {
 }
 
 void BeginFeStep(FeBody& b, double t, double h) {
-  if (b.form() == body::FeForm::kBC) return BeginCorotatedStep(b, t, h);
   CheckFeStep(b, h);
   if (b.scheme == Scheme::kDefSemiExplicit) return BeginSemiExplicitStep(b, t, h);
   b.step_state().u0 = b.u();
@@ -78,7 +75,6 @@ void BeginFeStep(FeBody& b, double t, double h) {
 }
 
 void FeFreeVelocity(FeBody& b, double t, double h, const Vec3& gravity) {
-  if (b.form() == body::FeForm::kBC) return CorotatedFreeVelocity(b, t, h, gravity);
   const Scheme scheme = FeScheme(b);
   if (scheme == Scheme::kDefSemiExplicit) return SemiExplicitFreeVelocity(b, t, h, gravity);
   FeBody::StepState& s = b.step_state();
@@ -100,7 +96,6 @@ void FeFreeVelocity(FeBody& b, double t, double h, const Vec3& gravity) {
 }
 
 void EndFeStep(FeBody& b, double t, double h) {
-  if (b.form() == body::FeForm::kBC) return EndCorotatedStep(b, t, h);
   if (b.scheme == Scheme::kDefSemiExplicit) return EndSemiExplicitStep(b, t, h);
   EndFeMotion(b, h);
   b.UpdateShape();

@@ -1,6 +1,7 @@
-// Time stepping of finite-element bodies: DEF_EXP (explicit, lumped mass; the default, as in
-// Solfec-1.0) and DEF_LIM (linearly implicit) in the split-midpoint form BeginStep /
-// FreeVelocity / EndStep.
+// Time stepping of finite-element bodies of form 'TL': DEF_EXP (explicit, lumped mass; the
+// default, as in Solfec-1.0), DEF_LIM (linearly implicit) and DEF_SEMI_EXPLICIT
+// (semi_explicit_integrator.h) in the split-midpoint form BeginStep / FreeVelocity / EndStep.
+// Form 'BC' has its own functions (corotated_integrator.h); integrator.cc chooses by form.
 #pragma once
 
 #include "base/types.h"

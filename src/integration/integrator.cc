@@ -1,43 +1,6 @@
-// Split-midpoint time stepping (manual eqs. 1.5-1.7) dispatched on the body kind: pseudo-rigid
-// bodies go to pseudo_rigid_integrator.cc, finite-element bodies to fe_integrator.cc
-// (form 'FFR': ffr_integrator.cc, both modes; forms 'BC-RO'/'BC-MODAL': reduced_integrator.cc,
-// dispatched first); rigid
-// and obstacle bodies use the rotation schemes RIG_POS/RIG_NEG/RIG_IMP of Koziara & Bicanic,
-// IJNME 81(9), 2009.
-//
-// Every scheme moves the body by
-//   Lambda(t+h/2) = Lambda(t) exp[(h/2) Omega(t)],      x(t+h/2) = x(t) + (h/2) v(t),
-//   Lambda(t+h)   = Lambda(t+h/2) exp[(h/2) Omega*],    x(t+h)   = x(t+h/2) + (h/2) v(t+h),
-// where Omega* = u_free + J^-1 tau is the angular velocity the constraint solver sees
-// (tau = referential torque part of the constraint impulse H^T R h, A = diag(J, m I)), and
-// v(t+h) = v_free + f_impulse / m with v_free = v(t) + (h/m) F(t+h/2). Forces are evaluated
-// at q(t+h/2) and t+h/2; T(t+h/2) is the referential torque.
-//
-// With P = exp[-(h/2) Omega(t)] J Omega(t) (the momentum of time t in the frame of t+h/2):
-//
-// RIG_POS (NEW1): u_free = Omega + h J^-1 (T - W05 x J W05), W05 = J^-1 (P + h/2 T);
-//   Omega(t+h) = Omega*. Explicit, second order, energy drifts upward (measured in tests);
-//   spatial angular momentum is conserved only approximately (O(h^2) per unit time), with
-//   or without constraints.
-// RIG_NEG (NEW2): the same Omega* drives the rotation, then the stored velocity is
-//   Omega(t+h) = J^-1 exp[-(h/2) Omega*] (P + h T + tau), so that
-//   Lambda(t+h) J Omega(t+h) = Lambda(t) J Omega(t) + Lambda(t+h/2) (h T + tau)
-//   EXACTLY (to round-off), with or without constraints: Lambda(t+h/2) tau is the spatial
-//   torque of the contact impulses about the mass centre, whose H uses q(t+h/2), so the total
-//   angular momentum balance about any point is exact. The solver's velocity Omega* is what
-//   moves the body (positions are consistent with the solved constraints), but the stored
-//   Omega(t+h) differs from Omega* by O(h^2) in free flight and by a rotation of the impulse
-//   of order (h/2)|Omega| |J^-1 tau| with contacts. Energy drifts downward (measured).
-// RIG_IMP (NEW3): u_free = W solves exp[(h/2) W] J W = P + h T (3x3 Newton); Omega(t+h) =
-//   W + J^-1 tau, LINEAR in the impulse as the local dynamics W = H A^-1 H^T assumes.
-//   Without constraints (tau = 0): exact spatial momentum balance and a time-reversible step
-//   (no energy drift; energy oscillates boundedly). With constraints the momentum balance
-//   and reversibility hold up to the O(h |Omega| |tau|) rotation of the impulse.
-//
-// Linear motion is the midpoint/leapfrog rule for all schemes: exact for constant forces.
-//
-// Mode::kQuasiStatic (QUASI_STATIC analysis) bypasses all of the above for every body kind:
-// see quasi_static_integrator.h.
+// The choice of a body's integrator (integrator.h): one BodyIntegrator class a row of the
+// table of MakeIntegrator, each calling the typed step functions of its body class. The
+// choice is made once, by BodyVisitor (the body's own class; no casts, no order of tests).
 #include "integration/integrator.h"
 
 #include <algorithm>
@@ -47,49 +10,29 @@
 #include <string>
 
 #include "base/errors.h"
-#include "base/math.h"
+#include "body/fem/fe_body.h"
+#include "body/fem/ffr_body.h"
+#include "body/fem/reduced_fe_body.h"
+#include "body/pseudo_rigid_body.h"
 #include "body/rigid_body.h"
+#include "integration/corotated_integrator.h"
 #include "integration/fe_integrator.h"
 #include "integration/ffr_integrator.h"
 #include "integration/pseudo_rigid_integrator.h"
 #include "integration/quasi_static_integrator.h"
 #include "integration/reduced_integrator.h"
-#include "integration/rigid_rotation.h"
+#include "integration/rigid_integrator.h"
 
 namespace solfec::integration {
 
+using body::FeBody;
+using body::FfrBody;
 using body::PseudoRigidBody;
+using body::ReducedFeBody;
 using body::RigidBody;
 using body::Scheme;
 
-namespace {
-
-RigidBody& AsRigid(body::Body& b) {
-  auto* r = dynamic_cast<RigidBody*>(&b);
-  if (!r)
-    throw InputError(std::string("RUN: body kind '") + body::KindName(b.kind()) +
-                     "' has no time integrator yet (argument 'body'); use 'RIGID', "
-                     "'PSEUDO_RIGID' or 'OBSTACLE'");
-  return *r;
-}
-
-// DEFAULT (and deformable schemes, which the bindings reject for rigid bodies) -> RIG_NEG.
-Scheme RigidScheme(Scheme s) {
-  return (s == Scheme::kRigPos || s == Scheme::kRigImp) ? s : Scheme::kRigNeg;
-}
-
-// Lambda := Lambda exp[a W] (re-orthonormalised, see rigid_rotation.h).
-void RotateBy(RigidBody& b, const Vec3& W, double a) {
-  b.set_rotation(RotateOrthonormal(b.rotation(), W, a));
-}
-
-// The common half-step motion q := q + (h/2) u (rotation by the exponential map).
-void HalfStep(RigidBody& b, const Vec3& W, const Vec3& v, double h) {
-  RotateBy(b, W, 0.5 * h);
-  b.set_position(b.position() + 0.5 * h * v);
-}
-
-}  // namespace
+double BodyIntegrator::CriticalStep() const { return std::numeric_limits<double>::infinity(); }
 
 namespace {
 
@@ -119,137 +62,177 @@ void CheckStiffness(const body::Body& b, double h, int elements) {
   throw InputError(msg.str());
 }
 
+// The explicit schemes of the deformable kinds (DEFAULT is DEF_EXP for them).
+bool Explicit(Scheme s) { return s == Scheme::kDefault || s == Scheme::kDefExp; }
+
+// --- DYNAMIC
+
+class RigidIntegrator final : public BodyIntegrator {
+ public:
+  explicit RigidIntegrator(RigidBody& b) : b_(b) {}
+  void CheckStep(double) const override {}
+  void BeginStep(double t, double h) override { BeginRigidStep(b_, t, h); }
+  void FreeVelocity(double t, double h, const Vec3& g) override {
+    RigidFreeVelocity(b_, t, h, g);
+  }
+  void EndStep(double t, double h) override { EndRigidStep(b_, t, h); }
+
+ private:
+  RigidBody& b_;
+};
+
+class PseudoRigidIntegrator final : public BodyIntegrator {
+ public:
+  explicit PseudoRigidIntegrator(PseudoRigidBody& b) : b_(b) {}
+  void CheckStep(double h) const override {
+    CheckPseudoRigidStep(b_, h);
+    CheckStiffness(b_, h, 1);
+  }
+  double CriticalStep() const override {
+    return Explicit(b_.scheme) ? PseudoRigidCriticalStep(b_) : BodyIntegrator::CriticalStep();
+  }
+  void BeginStep(double t, double h) override { BeginPseudoRigidStep(b_, t, h); }
+  void FreeVelocity(double t, double h, const Vec3& g) override {
+    PseudoRigidFreeVelocity(b_, t, h, g);
+  }
+  void EndStep(double t, double h) override { EndPseudoRigidStep(b_, t, h); }
+
+ private:
+  PseudoRigidBody& b_;
+};
+
+// Form 'TL' (total Lagrangian).
+class FeIntegrator final : public BodyIntegrator {
+ public:
+  explicit FeIntegrator(FeBody& b) : b_(b) {}
+  void CheckStep(double h) const override {
+    CheckFeStep(b_, h);
+    CheckStiffness(b_, h, b_.num_elements());
+  }
+  double CriticalStep() const override {
+    return Explicit(b_.scheme) ? FeCriticalStep(b_) : BodyIntegrator::CriticalStep();
+  }
+  void BeginStep(double t, double h) override { BeginFeStep(b_, t, h); }
+  void FreeVelocity(double t, double h, const Vec3& g) override {
+    FeFreeVelocity(b_, t, h, g);
+  }
+  void EndStep(double t, double h) override { EndFeStep(b_, t, h); }
+
+ private:
+  FeBody& b_;
+};
+
+// Form 'BC' (body co-rotated).
+class CorotatedIntegrator final : public BodyIntegrator {
+ public:
+  explicit CorotatedIntegrator(FeBody& b) : b_(b) {}
+  void CheckStep(double h) const override {
+    CheckCorotatedStep(b_, h);
+    CheckStiffness(b_, h, b_.num_elements());
+  }
+  double CriticalStep() const override {
+    return Explicit(b_.scheme) ? FeCriticalStep(b_) : BodyIntegrator::CriticalStep();
+  }
+  void BeginStep(double t, double h) override { BeginCorotatedStep(b_, t, h); }
+  void FreeVelocity(double t, double h, const Vec3& g) override {
+    CorotatedFreeVelocity(b_, t, h, g);
+  }
+  void EndStep(double t, double h) override { EndCorotatedStep(b_, t, h); }
+
+ private:
+  FeBody& b_;
+};
+
+// --- both modes
+
+// Forms 'BC-RO' and 'BC-MODAL' (QUASI_STATIC: CheckStep throws).
+class ReducedIntegrator final : public BodyIntegrator {
+ public:
+  ReducedIntegrator(ReducedFeBody& b, bool quasi_static) : b_(b), qs_(quasi_static) {}
+  void CheckStep(double) const override { CheckReducedStep(b_, qs_); }
+  void BeginStep(double t, double h) override { BeginReducedStep(b_, t, h, qs_); }
+  void FreeVelocity(double t, double h, const Vec3& g) override {
+    ReducedFreeVelocity(b_, t, h, g, qs_);
+  }
+  void EndStep(double t, double h) override { EndReducedStep(b_, t, h, qs_); }
+
+ private:
+  ReducedFeBody& b_;
+  bool qs_;
+};
+
+// Form 'FFR' (floating frame of reference).
+class FfrIntegrator final : public BodyIntegrator {
+ public:
+  FfrIntegrator(FfrBody& b, bool quasi_static) : b_(b), qs_(quasi_static) {}
+  void CheckStep(double h) const override {
+    if (!qs_) CheckFfrStep(b_, h);
+  }
+  void BeginStep(double t, double h) override { BeginFfrStep(b_, t, h, qs_); }
+  void FreeVelocity(double t, double h, const Vec3& g) override {
+    FfrFreeVelocity(b_, t, h, g, qs_);
+  }
+  void EndStep(double t, double h) override { EndFfrStep(b_, t, h, qs_); }
+
+ private:
+  FfrBody& b_;
+  bool qs_;
+};
+
+// --- QUASI_STATIC (quasi_static_integrator.h): the scheme is ignored, nothing to check,
+// nothing moves before the solve.
+
+template <class B>
+class QuasiStaticIntegrator final : public BodyIntegrator {
+ public:
+  explicit QuasiStaticIntegrator(B& b) : b_(b) {}
+  void CheckStep(double) const override {}
+  void BeginStep(double, double) override {}
+  void FreeVelocity(double t, double h, const Vec3& g) override {
+    QuasiStaticFreeVelocity(b_, t, h, g);
+  }
+  void EndStep(double, double h) override { EndQuasiStaticStep(b_, h); }
+
+ private:
+  B& b_;
+};
+
+// The table of MakeIntegrator (integrator.h).
+class Chooser final : public body::BodyVisitor {
+ public:
+  explicit Chooser(Mode mode) : qs_(mode == Mode::kQuasiStatic) {}
+  void Visit(RigidBody& b) override { Make<RigidIntegrator>(b); }
+  void Visit(PseudoRigidBody& b) override { Make<PseudoRigidIntegrator>(b); }
+  void Visit(FeBody& b) override {
+    if (b.form() == body::FeForm::kBC)
+      Make<CorotatedIntegrator>(b);
+    else
+      Make<FeIntegrator>(b);
+  }
+  void Visit(ReducedFeBody& b) override { made = std::make_unique<ReducedIntegrator>(b, qs_); }
+  void Visit(FfrBody& b) override { made = std::make_unique<FfrIntegrator>(b, qs_); }
+
+  std::unique_ptr<BodyIntegrator> made;
+
+ private:
+  // The DYNAMIC integrator `Dynamic`, or the QUASI_STATIC one of the body's class.
+  template <class Dynamic, class B>
+  void Make(B& b) {
+    if (qs_)
+      made = std::make_unique<QuasiStaticIntegrator<B>>(b);
+    else
+      made = std::make_unique<Dynamic>(b);
+  }
+
+  bool qs_;
+};
+
 }  // namespace
 
-void CheckStep(const body::Body& b, double h, Mode mode) {
-  if (auto* r = dynamic_cast<const body::ReducedFeBody*>(&b))  // BC-RO, BC-MODAL
-    return CheckReducedStep(*r, mode == Mode::kQuasiStatic);
-  if (mode == Mode::kQuasiStatic) return;
-  if (auto* f = dynamic_cast<const body::FfrBody*>(&b)) return CheckFfrStep(*f, h);
-  if (auto* p = dynamic_cast<const PseudoRigidBody*>(&b)) {
-    CheckPseudoRigidStep(*p, h);
-    CheckStiffness(b, h, 1);
-  }
-  if (auto* f = dynamic_cast<const body::FeBody*>(&b)) {
-    CheckFeStep(*f, h);
-    CheckStiffness(b, h, f->num_elements());
-  }
-}
-
-double CriticalStep(const body::Body& b) {
-  constexpr double kNone = std::numeric_limits<double>::infinity();
-  if (dynamic_cast<const body::ReducedFeBody*>(&b) || dynamic_cast<const body::FfrBody*>(&b))
-    return kNone;
-  if (auto* p = dynamic_cast<const PseudoRigidBody*>(&b)) {
-    const bool exp = p->scheme == Scheme::kDefault || p->scheme == Scheme::kDefExp;
-    return exp ? PseudoRigidCriticalStep(*p) : kNone;
-  }
-  if (auto* f = dynamic_cast<const body::FeBody*>(&b)) {
-    const bool exp = f->scheme == Scheme::kDefault || f->scheme == Scheme::kDefExp;
-    return exp ? FeCriticalStep(*f) : kNone;  // (kept while it cannot change: fe_body.h)
-  }
-  return kNone;
-}
-
-void BeginStep(body::Body& b, double t, double h, Mode mode) {
-  if (auto* r = dynamic_cast<body::ReducedFeBody*>(&b))  // forms 'BC-RO', 'BC-MODAL'
-    return BeginReducedStep(*r, t, h, mode == Mode::kQuasiStatic);
-  if (auto* f = dynamic_cast<body::FfrBody*>(&b))  // form 'FFR', both modes
-    return BeginFfrStep(*f, t, h, mode == Mode::kQuasiStatic);
-  if (mode == Mode::kQuasiStatic) return BeginQuasiStaticStep(b, t, h);
-  if (auto* p = dynamic_cast<PseudoRigidBody*>(&b)) return BeginPseudoRigidStep(*p, t, h);
-  if (auto* f = dynamic_cast<body::FeBody*>(&b)) return BeginFeStep(*f, t, h);
-  RigidBody& r = AsRigid(b);
-  r.step_state().u0 = r.u();
-  HalfStep(r, r.angular_velocity(), r.linear_velocity(), h);
-  r.UpdateShape();
-}
-
-void FreeVelocity(body::Body& b, double t, double h, const Vec3& gravity, Mode mode) {
-  if (auto* r = dynamic_cast<body::ReducedFeBody*>(&b))
-    return ReducedFreeVelocity(*r, t, h, gravity, mode == Mode::kQuasiStatic);
-  if (auto* f = dynamic_cast<body::FfrBody*>(&b))
-    return FfrFreeVelocity(*f, t, h, gravity, mode == Mode::kQuasiStatic);
-  if (mode == Mode::kQuasiStatic) return QuasiStaticFreeVelocity(b, t, h, gravity);
-  if (auto* p = dynamic_cast<PseudoRigidBody*>(&b))
-    return PseudoRigidFreeVelocity(*p, t, h, gravity);
-  if (auto* f = dynamic_cast<body::FeBody*>(&b)) return FeFreeVelocity(*f, t, h, gravity);
-  RigidBody& r = AsRigid(b);
-  RigidBody::StepState& s = r.step_state();
-  r.impulse().setZero(RigidBody::kNumDofs);
-  if (r.is_obstacle()) {
-    s.force.setZero();
-    r.u_free() = r.u();  // infinite inertia: loads do not change the velocity
-    return;
-  }
-  s.force = r.ExternalForce(t + 0.5 * h, h, gravity);
-  const Vec3 T = s.force.head<3>(), F = s.force.tail<3>();
-  const Mat3& J = r.tensor();
-  const Mat3& J_inv = r.inverse_tensor();
-  const Vec3 W = r.angular_velocity();
-
-  VecX& u_free = r.u_free();
-  u_free.resize(RigidBody::kNumDofs);
-  u_free.tail<3>() = r.linear_velocity() + (h / r.mass()) * F;  // eq. 1.6, linear part
-  const Vec3 W1 = ExplicitAngularVelocity(J, J_inv, W, T, h);  // NEW1 predictor
-  switch (RigidScheme(r.scheme)) {
-    case Scheme::kRigImp: {
-      const Vec3 P = MidFrameMomentum(J, W, h) + h * T;
-      u_free.head<3>() = SolveRotatedMomentum(J, J_inv, P, 0.5 * h, W1);
-      break;
-    }
-    case Scheme::kRigNeg:
-      s.momentum = MidFrameMomentum(J, W, h) + h * T;
-      u_free.head<3>() = W1;
-      break;
-    default:
-      u_free.head<3>() = W1;
-      break;
-  }
-}
-
-void EndStep(body::Body& b, double t, double h, Mode mode) {
-  if (auto* r = dynamic_cast<body::ReducedFeBody*>(&b))
-    return EndReducedStep(*r, t, h, mode == Mode::kQuasiStatic);
-  if (auto* f = dynamic_cast<body::FfrBody*>(&b))
-    return EndFfrStep(*f, t, h, mode == Mode::kQuasiStatic);
-  if (mode == Mode::kQuasiStatic) return EndQuasiStaticStep(b, t, h);
-  if (auto* p = dynamic_cast<PseudoRigidBody*>(&b)) return EndPseudoRigidStep(*p, t, h);
-  if (auto* f = dynamic_cast<body::FeBody*>(&b)) return EndFeStep(*f, t, h);
-  RigidBody& r = AsRigid(b);
-  RigidBody::StepState& s = r.step_state();
-  if (r.is_obstacle()) {
-    // Velocity unaffected by loads and contact impulses: finish the motion with u(t), or
-    // with the velocity the obstacle's own constraints gave it (Domain::GuideObstacles).
-    if (r.guided()) {
-      r.set_angular_velocity(r.u_free().head<3>());
-      r.set_linear_velocity(r.u_free().tail<3>());
-    }
-    HalfStep(r, r.angular_velocity(), r.linear_velocity(), h);
-    r.UpdateShape();
-    return;
-  }
-  // u* = u_free + A^-1 impulse: the velocity the constraint solver has enforced.
-  VecX du = r.impulse();
-  if (du.size() != RigidBody::kNumDofs) du = VecX::Zero(RigidBody::kNumDofs);
-  const Vec3 tau = du.head<3>();
-  r.ApplyInverseInertia(du);
-  const Vec3 W_star = r.u_free().head<3>() + du.head<3>();
-  const Vec3 v = r.u_free().tail<3>() + du.tail<3>();
-
-  r.set_linear_velocity(v);
-  HalfStep(r, W_star, v, h);
-  if (RigidScheme(r.scheme) == Scheme::kRigNeg) {
-    // Exact momentum map: Lambda(t+h) J Omega(t+h) = Lambda(t+h/2) (P + h T + tau).
-    const Vec3 M = ExpMap(-0.5 * h * W_star) * (s.momentum + tau);
-    r.set_angular_velocity(r.inverse_tensor() * M);
-  } else {
-    r.set_angular_velocity(W_star);
-  }
-
-  // Work of the external forces over the step: h f(t+h/2) . (u(t) + u(t+h)) / 2.
-  r.external_work += 0.5 * h * s.force.dot(s.u0 + r.u());
-  r.UpdateShape();
+std::unique_ptr<BodyIntegrator> MakeIntegrator(body::Body& b, Mode mode) {
+  Chooser chooser(mode);
+  b.Accept(chooser);
+  return std::move(chooser.made);
 }
 
 }  // namespace solfec::integration

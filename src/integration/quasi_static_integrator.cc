@@ -2,12 +2,6 @@
 // finite-element, pseudo-rigid and rigid bodies (see quasi_static_integrator.h).
 #include "integration/quasi_static_integrator.h"
 
-#include <string>
-
-#include "base/errors.h"
-#include "body/fem/fe_body.h"
-#include "body/pseudo_rigid_body.h"
-#include "body/rigid_body.h"
 #include "integration/corotated_integrator.h"
 #include "integration/rigid_rotation.h"
 
@@ -18,15 +12,6 @@ using body::PseudoRigidBody;
 using body::RigidBody;
 
 namespace {
-
-RigidBody& AsRigid(body::Body& b) {
-  auto* r = dynamic_cast<RigidBody*>(&b);
-  if (!r)
-    throw InputError(std::string("RUN: body kind '") + body::KindName(b.kind()) +
-                     "' has no QUASI_STATIC integrator (argument 'body'); use 'RIGID', "
-                     "'PSEUDO_RIGID', 'FINITE_ELEMENT' or 'OBSTACLE'");
-  return *r;
-}
 
 // Mean external force over the step, (f(t) + f(t+h)) / 2, for the work; f(t+h) returned.
 VecX EndForce(const body::Body& b, double t, double h, const Vec3& g, VecX& mean) {
@@ -42,7 +27,17 @@ void SetFreeVelocity(body::Body& b, double h, const VecX& f) {
   b.u_free() = du.col(0);
 }
 
-void FeFree(FeBody& b, double t, double h, const Vec3& g) {
+// u(t+h) = u_free + A^-1 impulse.
+VecX SolvedVelocity(body::Body& b) {
+  MatX du = b.impulse();
+  if (du.rows() != b.num_dofs()) du = MatX::Zero(b.num_dofs(), 1);
+  b.ApplyInverseInertia(du);
+  return b.u_free() + du.col(0);
+}
+
+}  // namespace
+
+void QuasiStaticFreeVelocity(FeBody& b, double t, double h, const Vec3& g) {
   FeBody::StepState& s = b.step_state();
   b.impulse().setZero(b.num_dofs());
   if (b.form() == body::FeForm::kBC)  // co-rotated K0 (corotated_integrator.h)
@@ -52,7 +47,7 @@ void FeFree(FeBody& b, double t, double h, const Vec3& g) {
   SetFreeVelocity(b, h, f);
 }
 
-void PseudoRigidFree(PseudoRigidBody& b, double t, double h, const Vec3& g) {
+void QuasiStaticFreeVelocity(PseudoRigidBody& b, double t, double h, const Vec3& g) {
   PseudoRigidBody::StepState& s = b.step_state();
   b.impulse().setZero(PseudoRigidBody::kNumDofs);
   VecX mean;
@@ -63,7 +58,7 @@ void PseudoRigidFree(PseudoRigidBody& b, double t, double h, const Vec3& g) {
   SetFreeVelocity(b, h, f);
 }
 
-void RigidFree(RigidBody& b, double t, double h, const Vec3& g) {
+void QuasiStaticFreeVelocity(RigidBody& b, double t, double h, const Vec3& g) {
   RigidBody::StepState& s = b.step_state();
   b.impulse().setZero(RigidBody::kNumDofs);
   if (b.is_obstacle()) {
@@ -78,45 +73,23 @@ void RigidFree(RigidBody& b, double t, double h, const Vec3& g) {
   b.u_free() = du.col(0);
 }
 
-// u(t+h) = u_free + A^-1 impulse.
-VecX SolvedVelocity(body::Body& b) {
-  MatX du = b.impulse();
-  if (du.rows() != b.num_dofs()) du = MatX::Zero(b.num_dofs(), 1);
-  b.ApplyInverseInertia(du);
-  return b.u_free() + du.col(0);
+void EndQuasiStaticStep(FeBody& f, double h) {
+  f.mutable_u() = SolvedVelocity(f);
+  f.mutable_q() += h * f.u();
+  if (f.step_state().external.size() == f.num_dofs())
+    f.external_work += h * f.step_state().external.dot(f.u());
+  if (f.form() == body::FeForm::kBC) f.UpdateCorotation();
+  f.UpdateShape();
 }
 
-}  // namespace
-
-void BeginQuasiStaticStep(body::Body& b, double, double) {
-  if (dynamic_cast<FeBody*>(&b) || dynamic_cast<PseudoRigidBody*>(&b)) return;
-  AsRigid(b);
+void EndQuasiStaticStep(PseudoRigidBody& p, double h) {
+  p.mutable_u() = SolvedVelocity(p);
+  p.mutable_q() += h * p.u();
+  p.external_work += h * p.step_state().external.dot(p.u());
+  p.UpdateShape();
 }
 
-void QuasiStaticFreeVelocity(body::Body& b, double t, double h, const Vec3& gravity) {
-  if (auto* f = dynamic_cast<FeBody*>(&b)) return FeFree(*f, t, h, gravity);
-  if (auto* p = dynamic_cast<PseudoRigidBody*>(&b)) return PseudoRigidFree(*p, t, h, gravity);
-  RigidFree(AsRigid(b), t, h, gravity);
-}
-
-void EndQuasiStaticStep(body::Body& b, double, double h) {
-  if (auto* f = dynamic_cast<FeBody*>(&b)) {
-    f->mutable_u() = SolvedVelocity(*f);
-    f->mutable_q() += h * f->u();
-    if (f->step_state().external.size() == f->num_dofs())
-      f->external_work += h * f->step_state().external.dot(f->u());
-    if (f->form() == body::FeForm::kBC) f->UpdateCorotation();
-    f->UpdateShape();
-    return;
-  }
-  if (auto* p = dynamic_cast<PseudoRigidBody*>(&b)) {
-    p->mutable_u() = SolvedVelocity(*p);
-    p->mutable_q() += h * p->u();
-    p->external_work += h * p->step_state().external.dot(p->u());
-    p->UpdateShape();
-    return;
-  }
-  RigidBody& r = AsRigid(b);
+void EndQuasiStaticStep(RigidBody& r, double h) {
   if (!r.is_obstacle()) {
     r.mutable_u() = SolvedVelocity(r);
     r.external_work += h * r.step_state().force.dot(r.u());

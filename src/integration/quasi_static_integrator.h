@@ -37,18 +37,27 @@
 #pragma once
 
 #include "base/types.h"
-#include "body/body.h"
+#include "body/fem/fe_body.h"
+#include "body/pseudo_rigid_body.h"
+#include "body/rigid_body.h"
 
 namespace solfec::integration {
 
-// Nothing moves: records nothing but validates the body kind.
-void BeginQuasiStaticStep(body::Body& b, double t, double h);
+// Nothing moves at the start of a quasi-static step (no split midpoint): BeginStep of a
+// quasi-static integrator does nothing. By body class:
 
 // u_free = h A^-1 (f_ext(t+h) + f_int(q(t))) with `gravity` = g(t+h); sets A as the body's
-// inertia operator for the local dynamics; clears b.impulse().
-void QuasiStaticFreeVelocity(body::Body& b, double t, double h, const Vec3& gravity);
+// inertia operator for the local dynamics; clears b.impulse(). Form 'BC': the co-rotated
+// A = Lambda (M + h^2 K0) Lambda^T (corotated_integrator.h).
+void QuasiStaticFreeVelocity(body::FeBody& b, double t, double h, const Vec3& gravity);
+void QuasiStaticFreeVelocity(body::PseudoRigidBody& b, double t, double h, const Vec3& gravity);
+// OBSTACLE: u_free = u (prescribed motion).
+void QuasiStaticFreeVelocity(body::RigidBody& b, double t, double h, const Vec3& gravity);
 
-// u(t+h) = u_free + A^-1 impulse; q(t+h) = q(t) + h u(t+h); external work; shape.
-void EndQuasiStaticStep(body::Body& b, double t, double h);
+// u(t+h) = u_free + A^-1 impulse; q(t+h) = q(t) + h u(t+h); external work; shape (form
+// 'BC': Lambda refitted). OBSTACLE: q(t+h) = q(t) + h u.
+void EndQuasiStaticStep(body::FeBody& b, double h);
+void EndQuasiStaticStep(body::PseudoRigidBody& b, double h);
+void EndQuasiStaticStep(body::RigidBody& b, double h);
 
 }  // namespace solfec::integration

@@ -58,7 +58,10 @@ class FeBody : public Body {
          std::optional<geometry::Mesh> mesh = std::nullopt);
 
   int num_dofs() const override { return static_cast<int>(q_.size()); }
+  void Accept(BodyVisitor& v) override { v.Visit(*this); }
   const FeBody* AsFeBody() const override { return this; }
+  FeBody* AsFeBody() override { return this; }
+  const FeBody* MeshBody() const override { return this; }
   int num_nodes() const { return static_cast<int>(mesh_.nodes.size()); }
   int num_elements() const { return static_cast<int>(elements_.size()); }
   const geometry::Mesh& mesh() const { return mesh_; }  // referential mesh

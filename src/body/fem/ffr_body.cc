@@ -307,9 +307,4 @@ void FfrBody::SetInitialVelocity(const Vec3& linear, const Vec3& angular) {
   elastic_velocities().setZero();
 }
 
-const FeBody* MeshBodyOf(const Body& b) {
-  if (const auto* ffr = dynamic_cast<const FfrBody*>(&b)) return &ffr->mesh_body();
-  return dynamic_cast<const FeBody*>(&b);
-}
-
 }  // namespace solfec::body

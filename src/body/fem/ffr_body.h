@@ -45,7 +45,7 @@ namespace solfec::body {
 // W = H A^-1 H^T is too.
 // Geometry (mesh, point location, element/embedded current shape, self-contact exclusions)
 // is delegated to an internal FeBody whose node coordinates are kept equal to x_a.
-class FfrBody : public Body {
+class FfrBody final : public Body {
  public:
   static constexpr int kFrameQ = 12;  // x_C, O
   static constexpr int kFrameU = 6;   // v_C, Omega
@@ -61,6 +61,8 @@ class FfrBody : public Body {
           std::optional<geometry::Mesh> mesh = std::nullopt);
 
   int num_dofs() const override { return kFrameU + 3 * num_nodes(); }
+  void Accept(BodyVisitor& v) override { v.Visit(*this); }
+  const FeBody* MeshBody() const override { return mesh_body_.get(); }
   int num_nodes() const { return mesh_body_->num_nodes(); }
   const FeBody& mesh_body() const { return *mesh_body_; }  // current nodes x_a
   StepState& step_state() { return step_; }
@@ -159,8 +161,7 @@ class FfrBody : public Body {
   StepState step_;
 };
 
-// The mesh body of a FINITE_ELEMENT body (its nodes at the current positions): the body
-// itself for TL/BC/BC-RO/BC-MODAL, the internal one for FFR; nullptr for other kinds.
-const FeBody* MeshBodyOf(const Body& b);
+// Body::MeshBody of b (kept for the bindings' callers).
+inline const FeBody* MeshBodyOf(const Body& b) { return b.MeshBody(); }
 
 }  // namespace solfec::body

@@ -23,7 +23,7 @@ namespace solfec::body {
 //   x = Lambda (Z + E q_bar),   v = Lambda E u_bar.
 // The inertia operator is A_bar = M_bar + c K_bar (eq. 45; BC-MODAL: diag(1 + c lambda_i),
 // eq. 87), M_bar = E^T M E, K_bar = E^T K0 E, stored as an explicit dense inverse (eq. 66).
-class ReducedFeBody : public FeBody {
+class ReducedFeBody final : public FeBody {
  public:
   // Scratch of reduced_integrator.cc between BeginStep, FreeVelocity and EndStep.
   struct ReducedStep {
@@ -44,6 +44,8 @@ class ReducedFeBody : public FeBody {
   int num_dofs() const override {
     return full_view_ ? static_cast<int>(Z_.size()) : static_cast<int>(E_.cols());
   }
+  void Accept(BodyVisitor& v) override { v.Visit(*this); }
+  const ReducedFeBody* AsReducedFeBody() const override { return this; }
   int num_modes() const { return static_cast<int>(E_.cols()); }
   bool modal() const { return form() == FeForm::kBCModal; }
   const MatX& base() const { return E_; }                // E (3N x n)

@@ -59,9 +59,10 @@ std::unique_ptr<Body> Make(const Case& c) {
 }
 
 void Step(Body& b, double t, double h) {
-  integration::BeginStep(b, t, h);
-  integration::FreeVelocity(b, t, h, Vec3(0.0, 0.0, -9.81));
-  integration::EndStep(b, t, h);
+  const auto in = integration::MakeIntegrator(b);
+  in->BeginStep(t, h);
+  in->FreeVelocity(t, h, Vec3(0.0, 0.0, -9.81));
+  in->EndStep(t, h);
 }
 
 class BodyStateRoundTrip : public ::testing::TestWithParam<Case> {};

@@ -34,9 +34,10 @@ FfrBody Cuboid(int nx = 2, int ny = 2, int nz = 4, material::BulkMaterial m = St
 
 void Step(FfrBody& b, double t, double h, bool quasi_static = false) {
   const auto mode = quasi_static ? integration::Mode::kQuasiStatic : integration::Mode::kDynamic;
-  integration::BeginStep(b, t, h, mode);
-  integration::FreeVelocity(b, t, h, Vec3::Zero(), mode);
-  integration::EndStep(b, t, h, mode);
+  const auto in = integration::MakeIntegrator(b, mode);
+  in->BeginStep(t, h);
+  in->FreeVelocity(t, h, Vec3::Zero());
+  in->EndStep(t, h);
 }
 
 VecX RandomVec(int n, std::mt19937& rng) {
@@ -100,14 +101,15 @@ TEST(FfrBody, MeanAxisConditionsHoldUnderSpinAndImpulses) {
   double t = 0.0;
   const double h = 1e-3;
   for (int k = 0; k < 20; ++k, t += h) {
-    integration::BeginStep(b, t, h);
-    integration::FreeVelocity(b, t, h, Vec3(0, 0, -9.81));
+    const auto in = integration::MakeIntegrator(b);
+    in->BeginStep(t, h);
+    in->FreeVelocity(t, h, Vec3(0, 0, -9.81));
     HOperator H;
     const Vec3 X = 0.5 * RandomVec(3, rng);
     b.ComputeH(X, Mat3::Identity(), H);
     const Vec3 r = 1e3 * RandomVec(3, rng);
     b.impulse() += Dense(H, b.num_dofs()).transpose() * r * h;
-    integration::EndStep(b, t, h);
+    in->EndStep(t, h);
   }
   const VecX lam = b.elastic_velocities(), psi = b.displacements();
   const double m = b.frame_mass();
@@ -250,9 +252,10 @@ TEST(FfrBody, QuasiStaticStepMovesAnUnheldBodyByTheLoad) {
   // in QUASI_STATIC) and the elastic part does not see a uniform load (tolerance round-off).
   FfrBody b = Cuboid();
   const double h = 0.1;
-  integration::BeginStep(b, 0.0, h, integration::Mode::kQuasiStatic);
-  integration::FreeVelocity(b, 0.0, h, Vec3(0, 0, -10), integration::Mode::kQuasiStatic);
-  integration::EndStep(b, 0.0, h, integration::Mode::kQuasiStatic);
+  const auto in = integration::MakeIntegrator(b, integration::Mode::kQuasiStatic);
+  in->BeginStep(0.0, h);
+  in->FreeVelocity(0.0, h, Vec3(0, 0, -10));
+  in->EndStep(0.0, h);
   EXPECT_NEAR(b.position().z(), -h * h * 10.0, 1e-12);
   EXPECT_LT(b.displacements().norm(), 1e-12);
 }
@@ -260,7 +263,7 @@ TEST(FfrBody, QuasiStaticStepMovesAnUnheldBodyByTheLoad) {
 TEST(FfrBody, RejectsExplicitScheme) {
   FfrBody b = Cuboid();
   b.scheme = Scheme::kDefExp;
-  EXPECT_THROW(integration::CheckStep(b, 1e-3), InputError);
+  EXPECT_THROW(integration::MakeIntegrator(b)->CheckStep(1e-3), InputError);
 }
 
 }  // namespace

@@ -32,9 +32,10 @@ std::unique_ptr<FeBody> Bar(int nx, int ny, int nz, const material::BulkMaterial
 }
 
 void Step(FeBody& b, double t, double h, Mode mode = Mode::kDynamic) {
-  BeginStep(b, t, h, mode);
-  FreeVelocity(b, t, h, Vec3::Zero(), mode);
-  EndStep(b, t, h, mode);
+  const auto in = MakeIntegrator(b, mode);
+  in->BeginStep(t, h);
+  in->FreeVelocity(t, h, Vec3::Zero());
+  in->EndStep(t, h);
 }
 
 Mat3 Rotation(double angle, const Vec3& axis) {

@@ -27,9 +27,10 @@ std::unique_ptr<PseudoRigidBody> MakeCube(double poisson, double young = 1e6) {
 }
 
 void Step(PseudoRigidBody& b, double t, double h, const Vec3& g = Vec3::Zero()) {
-  BeginStep(b, t, h);
-  FreeVelocity(b, t, h, g);
-  EndStep(b, t, h);
+  const auto in = MakeIntegrator(b);
+  in->BeginStep(t, h);
+  in->FreeVelocity(t, h, g);
+  in->EndStep(t, h);
 }
 
 double Energy(const PseudoRigidBody& b) { return b.KineticEnergy() + b.InternalEnergy(); }

@@ -21,10 +21,11 @@ namespace {
 using body::BodyKind;
 
 void QsStep(body::Body& b, double t, double h, const Vec3& g = Vec3::Zero()) {
-  CheckStep(b, h, Mode::kQuasiStatic);
-  BeginStep(b, t, h, Mode::kQuasiStatic);
-  FreeVelocity(b, t, h, g, Mode::kQuasiStatic);
-  EndStep(b, t, h, Mode::kQuasiStatic);
+  const auto in = MakeIntegrator(b, Mode::kQuasiStatic);
+  in->CheckStep(h);
+  in->BeginStep(t, h);
+  in->FreeVelocity(t, h, g);
+  in->EndStep(t, h);
 }
 
 material::BulkMaterial Mat(double young, double poisson) {

@@ -59,9 +59,10 @@ ReducedFeBody Make(const geometry::Shape& s, FeForm form, const MatX& E, const V
 }
 
 void Step(ReducedFeBody& b, double t, double h) {
-  BeginStep(b, t, h);
-  FreeVelocity(b, t, h, Vec3::Zero());
-  EndStep(b, t, h);
+  const auto in = MakeIntegrator(b);
+  in->BeginStep(t, h);
+  in->FreeVelocity(t, h, Vec3::Zero());
+  in->EndStep(t, h);
 }
 
 // Dense modal base of the lumped problem K0 E = M E diag(lambda), E^T M E = I, modes sorted.

@@ -29,9 +29,10 @@ std::unique_ptr<RigidBody> MakeCube(BodyKind kind = BodyKind::kRigid) {
 
 // One step without constraints.
 void Step(RigidBody& b, double t, double h, const Vec3& g = Vec3::Zero()) {
-  BeginStep(b, t, h);
-  FreeVelocity(b, t, h, g);
-  EndStep(b, t, h);
+  const auto in = MakeIntegrator(b);
+  in->BeginStep(t, h);
+  in->FreeVelocity(t, h, g);
+  in->EndStep(t, h);
 }
 
 double Orthogonality(const Mat3& L) {
@@ -260,8 +261,9 @@ TEST(RigidIntegrator, NewtonSolvesTheRotatedMomentumEquationToRoundOff) {
 // One step with a constraint impulse H^T r (r = impulse in the local base at X), no loads.
 void StepWithImpulse(RigidBody& b, double h, const Vec3& X, const Mat3& base, const Vec3& r,
                      Vec3* x_contact, VecX* u_star) {
-  BeginStep(b, 0.0, h);
-  FreeVelocity(b, 0.0, h, Vec3::Zero());
+  const auto in = MakeIntegrator(b);
+  in->BeginStep(0.0, h);
+  in->FreeVelocity(0.0, h, Vec3::Zero());
   HOperator H;
   b.ComputeH(X, base, H);
   b.impulse() = H.values.transpose() * r;
@@ -269,7 +271,7 @@ void StepWithImpulse(RigidBody& b, double h, const Vec3& X, const Mat3& base, co
   VecX du = b.impulse();
   b.ApplyInverseInertia(du);
   *u_star = b.u_free() + du;
-  EndStep(b, 0.0, h);
+  in->EndStep(0.0, h);
 }
 
 TEST(RigidIntegrator, ImpulseEntersLinearlyAndRigNegBalancesMomentumExactly) {
@@ -305,10 +307,11 @@ TEST(RigidIntegrator, ObstacleIgnoresGravityAndImpulsesAndMovesWithItsVelocity) 
   b->SetInitialVelocity(v, w);
   const double h = 0.01;
   for (int i = 0; i < 100; ++i) {
-    BeginStep(*b, i * h, h);
-    FreeVelocity(*b, i * h, h, Vec3(0, 0, -9.81));
+    const auto in = MakeIntegrator(*b);
+    in->BeginStep(i * h, h);
+    in->FreeVelocity(i * h, h, Vec3(0, 0, -9.81));
     b->impulse() << 1, 2, 3, 4, 5, 6;
-    EndStep(*b, i * h, h);
+    in->EndStep(i * h, h);
   }
   // x = x0 + v t, Lambda = exp[t w] (constant velocities): round-off of 100 steps.
   EXPECT_LT((b->position() - (x0 + v * 1.0)).norm(), 1e-13);
