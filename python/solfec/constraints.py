@@ -36,10 +36,10 @@ def _add(routine, kind, body1, body2, p1, p2=(0, 0, 0), direction=(0, 0, 1), val
         raise ValueError(f"{routine}: the bodies belong to different SOLFEC objects")
     bodies = [b for b in (body1, body2) if b is not None]
     obstacles = [b for b in bodies if b.kind == "OBSTACLE"]
-    guiding = kind in ("FIXPNT", "FIXDIR", "VELODIR") and obstacles and \
+    guiding = kind in ("FIXPNT", "FIXDIR", "VELODIR", "SETDISP", "SETACC") and obstacles and \
         len(obstacles) == len(bodies)
     if guiding and solfec._analysis == "QUASI_STATIC":
-        if kind == "VELODIR":
+        if kind in ("VELODIR", "SETDISP", "SETACC"):
             raise ValueError(f"{routine}: body {obstacles[0].id} is an OBSTACLE, which a "
                              f"constraint moves in DYNAMIC analysis only (this SOLFEC is "
                              f"QUASI_STATIC); use a RIGID body for a prescribed motion")

@@ -107,8 +107,20 @@ Law MakeLaw(const Constraint& c, double t, double h, bool quasi_static) {
     case ConstraintKind::kVeloDir: {
       law.kind = LawKind::kNormalEquality;
       if (c.has_displacement) {
-        const double d = c.displacement.Value(t + h);
-        law.target.z() = reach * (n.dot(c.X_origin - Point1(c)) + d);
+        // SET_DISPLACEMENT: the velocity of the series' secant over the step plus the error
+        // of the point's displacement u now against the series, with reach 1/h. DYNAMIC: u is
+        // at t + h/2 and compared with the mean of d(t) and d(t + h); the step's end then
+        // meets d(t + h) within two steps of a change of slope, the velocity the secant's.
+        // (A reach of 2/h, exact at t + h each step, leaves the velocity alternating about
+        // the secant's for ever after a change of slope: 0 and 2 v for a start at speed v.)
+        const double u = n.dot(Point1(c) - c.X_origin);
+        const double d1 = c.displacement.Value(t + h);
+        if (quasi_static) {
+          law.target.z() = (d1 - u) / h;
+        } else {
+          const double d0 = c.displacement.Value(t);
+          law.target.z() = (d1 - d0) / h + (0.5 * (d0 + d1) - u) / h;
+        }
       } else {
         law.target.z() = c.velocity(t + h);
       }
