@@ -16,6 +16,9 @@ def stack(outdir, n=3, friction=0.5, push=0.0):
     sol.verbose = "OFF"
     bulk = BULK_MATERIAL(sol, young=1e9, poisson=0.25, density=1000.0)
     SURFACE_MATERIAL(sol, model="SIGNORINI_COULOMB", friction=friction)
+    # redundant 4-point faces on purpose (rank-deficient W, see below); with one point
+    # per pair the single-piece boxes rock about their face centres
+    CONTACT_POINTS(sol, 4)
     BODY(sol, "OBSTACLE", slab(), bulk)
     bodies = []
     for k in range(n):

@@ -22,6 +22,9 @@ def model(out, restitution=0.5, duration=0.2, interval=None, compression="OFF", 
     values through CALLBACK (WRITE mode)."""
     sol = SOLFEC("DYNAMIC", H, out)
     sol.verbose = "OFF"
+    # the box rests on a 4-point face (up to 5 contacts, test_small_model_file...);
+    # with one point per pair it rocks about the face centre
+    CONTACT_POINTS(sol, 4)
     bulk = BULK_MATERIAL(sol, young=1e9, poisson=0.25, density=1000.0)
     SURFACE_MATERIAL(sol, friction=0.3, restitution=restitution)
     floor = BODY(sol, "OBSTACLE", slab(), bulk, label="floor")

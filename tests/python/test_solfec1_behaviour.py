@@ -238,9 +238,6 @@ def platform_and_box(outdir, analysis="DYNAMIC", friction=0.5):
     default, the box pitches about it: these tests are about the obstacle's motion)."""
     sol = SOLFEC(analysis, 1e-3, outdir)
     sol.verbose = "OFF"
-    # a box dragged or pushed across a face: with the default one point per pair it
-    # rocks about the face centre; these tests need the face to resist it (4-point patch)
-    CONTACT_POINTS(sol, 4)
     CONTACT_POINTS(sol, 4)
     GRAVITY(sol, (0, 0, -9.81))
     mat = BULK_MATERIAL(sol, young=1e9, poisson=0.25, density=1e3)
