@@ -7,8 +7,8 @@ Layers of the package: a module imports only modules of lower layers, at the top
 or inside a function alike (tests/python/test_import_graph.py checks it; _solfec is the C++
 extension, below them all):
 
-  layer 0: _state _args _version _mpi meshfile fe_eval hyperelastic
-  layer 1: _outlock mesh_integration results _reduced_base solvers py2deck
+  layer 0: _state _args _version _mpi meshfile
+  layer 1: _outlock results _reduced_base solvers py2deck
   layer 2: _output xdmf shapes viewer.scene
   layer 3: model meshgen viewer.server
   layer 4: constraints loads contact_method partition compat initial_state history viewer

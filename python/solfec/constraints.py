@@ -29,8 +29,8 @@ def _strength(v, routine):
     return -1.0 if math.isinf(s) else s
 
 
-def _add(routine, kind, body1, body2, p1, p2=(0, 0, 0), direction=(0, 0, 1), value=0.0,
-         strength=-1.0):
+def _add(routine, kind, body1, body2, make):
+    """Checks the bodies of a constraint of `kind` and adds it: make(domain) -> its id."""
     solfec = (body1 or body2)._solfec
     if body1 is not None and body2 is not None and body1._solfec is not body2._solfec:
         raise ValueError(f"{routine}: the bodies belong to different SOLFEC objects")
@@ -54,17 +54,14 @@ def _add(routine, kind, body1, body2, p1, p2=(0, 0, 0), direction=(0, 0, 1), val
                          f"FIX_DIRECTION (DYNAMIC analysis)")
     # (DYNAMIC: constraints of obstacles alone guide them as rigid bodies that contacts and
     # loads do not push, as in Solfec-1.0)
-    cid = solfec._domain.add_constraint(kind, body1._id if body1 else -1,
-                                        body2._id if body2 else -1, p1, p2, direction, value,
-                                        strength)
-    return CONSTRAINT._wrap(solfec, cid)
+    return CONSTRAINT._wrap(solfec, make(solfec._domain))
 
 
 def FIX_POINT(body, point, strength=None):
     """FIX_POINT(body, point | strength): fixes a referential point in space."""
     r = "FIX_POINT"
-    return _add(r, "FIXPNT", _body(body, r), None, A.vec3(point, r, "point"),
-                strength=_strength(strength, r))
+    b, X, s = _body(body, r), A.vec3(point, r, "point"), _strength(strength, r)
+    return _add(r, "FIXPNT", b, None, lambda d: d.add_fix_point(b._id, X, s))
 
 
 def FIX_DIRECTION(body, point, direction, body2=None, point2=None):
@@ -79,8 +76,9 @@ def FIX_DIRECTION(body, point, direction, body2=None, point2=None):
     b1 = _body(body, r)
     if b2 is b1:
         raise ValueError("FIX_DIRECTION: 'body2' is 'body'; pass another body")
-    return _add(r, "FIXDIR", b1, b2, A.vec3(point, r, "point"), p2,
-                direction=A.direction(direction, r, "direction"))
+    X, n = A.vec3(point, r, "point"), A.direction(direction, r, "direction")
+    return _add(r, "FIXDIR", b1, b2,
+                lambda d: d.add_fix_direction(b1._id, X, n, b2._id if b2 else -1, p2))
 
 
 def _series(v, routine, arg):
@@ -92,9 +90,9 @@ def SET_DISPLACEMENT(body, point, direction, tms):
     """SET_DISPLACEMENT(body, point, direction, tms): prescribed displacement history [m] of a
     referential point along a spatial direction."""
     r = "SET_DISPLACEMENT"
-    return _add(r, "SETDISP", _body(body, r), None, A.vec3(point, r, "point"),
-                direction=A.direction(direction, r, "direction"),
-                value=_series(tms, r, "tms"))
+    b, X = _body(body, r), A.vec3(point, r, "point")
+    n, ts = A.direction(direction, r, "direction"), _series(tms, r, "tms")
+    return _add(r, "SETDISP", b, None, lambda d: d.add_set_displacement(b._id, X, n, ts))
 
 
 def SET_VELOCITY(body, point, direction, value):
@@ -102,17 +100,17 @@ def SET_VELOCITY(body, point, direction, value):
     TIME_SERIES) of a referential point along a spatial direction."""
     r = "SET_VELOCITY"
     v = value._ts if isinstance(value, TIME_SERIES) else A.number(value, r, "value")
-    return _add(r, "VELODIR", _body(body, r), None, A.vec3(point, r, "point"),
-                direction=A.direction(direction, r, "direction"), value=v)
+    b, X, n = _body(body, r), A.vec3(point, r, "point"), A.direction(direction, r, "direction")
+    return _add(r, "VELODIR", b, None, lambda d: d.add_set_velocity(b._id, X, n, v))
 
 
 def SET_ACCELERATION(body, point, direction, tms):
     """SET_ACCELERATION(body, point, direction, tms): prescribed acceleration history [m/s^2];
     the velocity is its integral from the first time of the series."""
     r = "SET_ACCELERATION"
-    return _add(r, "SETACC", _body(body, r), None, A.vec3(point, r, "point"),
-                direction=A.direction(direction, r, "direction"),
-                value=_series(tms, r, "tms"))
+    b, X = _body(body, r), A.vec3(point, r, "point")
+    n, ts = A.direction(direction, r, "direction"), _series(tms, r, "tms")
+    return _add(r, "SETACC", b, None, lambda d: d.add_set_acceleration(b._id, X, n, ts))
 
 
 def _three(routine, one, body, point, base, values):
@@ -159,8 +157,9 @@ def PUT_RIGID_LINK(body1, body2, point1, point2, strength=None):
     b2 = _body(body2, r, "body2") if body2 is not None else None
     if b1 is not None and b2 is not None and b1 is b2:
         raise ValueError("PUT_RIGID_LINK: 'body1' and 'body2' are the same body")
-    return _add(r, "RIGLNK", b1, b2, A.vec3(point1, r, "point1"), A.vec3(point2, r, "point2"),
-                strength=_strength(strength, r))
+    X1, X2, s = A.vec3(point1, r, "point1"), A.vec3(point2, r, "point2"), _strength(strength, r)
+    return _add(r, "RIGLNK", b1, b2, lambda d: d.add_rigid_link(b1._id if b1 else -1,
+                                                                b2._id if b2 else -1, X1, X2, s))
 
 
 def _spring_function(f, routine):

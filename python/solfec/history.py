@@ -124,16 +124,14 @@ def STRESS(body, point):
     if body.kind == "PSEUDO_RIGID":  # homogeneous deformation: the same at every point
         F = [body.conf[:9][3 * j + i] for i in range(3) for j in range(3)]  # row-major F
         m = body.material
-        return tuple(float(v) for v in R.kirchhoff_cauchy_stress(F, m.young, m.poisson))
+        return R.stress_values(np.reshape(F, (3, 3)), m.young, m.poisson)
     if body.kind == "FINITE_ELEMENT":  # at the point's element, from the body's current q
-        X = A.vec3(point, "STRESS", "point")
         # At a mesh node (within GEOMETRIC_EPSILON) the stress is discontinuous: the average
         # of the node's elements' stresses there (Solfec-1.0, Code_Aster's nodal stresses);
         # elsewhere the stress of the element holding the point. Each element with its own
-        # material (APPLY_BULKMAT).
-        vals = [R.kirchhoff_cauchy_stress(np.asarray(F), young, poisson, model)
-                for F, young, poisson, model in body._d.fe_point_states(body._id, X)]
-        return tuple(float(v) for v in np.mean(np.asarray(vals, dtype=float), axis=0))
+        # material (APPLY_BULKMAT). body/fem/point_stress.h
+        X = A.vec3(point, "STRESS", "point")
+        return tuple(body._d.fe_point_stress(body._id, X))
     raise ValueError(f"STRESS: not defined for {body.kind} bodies")
 
 

@@ -1,6 +1,7 @@
 """Reading solfec results files (HDF5, layout in docs/output.md) into numpy with h5py.
 
-Usable without running a deck (and without the compiled module):
+Usable without running a deck (evaluations of FINITE_ELEMENT points and stresses call the
+compiled module, solfec._solfec: the element and material code of the solver):
 
     from solfec.results import Results
     with Results("out/ball") as r:            # output directory or the .h5 file
@@ -13,7 +14,6 @@ A run killed midway (SIGKILL) leaves a file that opens here up to its last compl
 
 import os
 
-import math
 import warnings
 
 import numpy as np
@@ -156,34 +156,27 @@ class Frame:
         return None if k is None else self.u[self._uoff[k]:self._uoff[k + 1]]
 
 
-def svk_cauchy_stresses(F, young, poisson):
-    """Saint Venant-Kirchhoff Cauchy stresses (m, 3, 3) and von Mises values (m,) of the
-    deformation gradients F (m, 3, 3), as kirchhoff_cauchy_stress for
-    many F at once (ParaView export, viewer)."""
-    lam = young * poisson / ((1 + poisson) * (1 - 2 * poisson))
-    mu = young / (2 + 2 * poisson)
-    eye = np.eye(3)
-    E = 0.5 * (np.einsum("kji,kjl->kil", F, F) - eye)
-    S = lam * np.trace(E, axis1=1, axis2=2)[:, None, None] * eye + 2 * mu * E
-    sig = np.einsum("kij,kjl,kml->kim", F, S, F) / np.linalg.det(F)[:, None, None]
-    dev = sig - np.trace(sig, axis1=1, axis2=2)[:, None, None] / 3 * eye
-    return sig, np.sqrt(1.5 * np.einsum("kij,kij->k", dev, dev))
+def _core():
+    """The compiled module: FeMesh (body/fem/element_mesh.h) and the BULK_MATERIAL stresses
+    (material/hyperelastic.h), the code the solver runs."""
+    from . import _solfec
+    return _solfec
 
 
 def cauchy_stresses(F, young, poisson, model="KIRCHHOFF"):
     """Cauchy stresses (m, 3, 3) and von Mises values (m,) of the deformation gradients
-    F (m, 3, 3) for a BULK_MATERIAL model (hyperelastic.py); NEO_HOOKEAN and BLATZ_KO give
-    NaN where det F <= 0 (an inverted element, where they are undefined)."""
-    F = np.asarray(F, dtype=float)
-    if model == "KIRCHHOFF":
-        return svk_cauchy_stresses(F, young, poisson)
-    from .hyperelastic import cauchy
-    sig = np.full(F.shape, np.nan)
-    vm = np.full(F.shape[0], np.nan)
-    ok = np.linalg.det(F) > 0
-    if ok.any():
-        sig[ok], vm[ok] = cauchy(F[ok], young, poisson, model)
-    return sig, vm
+    F (m, 3, 3) for a BULK_MATERIAL model; NEO_HOOKEAN and BLATZ_KO give NaN where
+    det F <= 0 (an inverted element, where they are undefined)."""
+    F = np.asarray(F, dtype=float).reshape(-1, 3, 3)
+    return _core().cauchy_stresses(F, float(young), float(poisson), model)
+
+
+def stress_values(F, young, poisson, model="KIRCHHOFF"):
+    """(sx, sy, sz, sxy, sxz, syz, mises) of the Cauchy stress at deformation gradient F
+    (3, 3) for a BULK_MATERIAL model (manual 7.2.1 for KIRCHHOFF); solfec.SolverError where
+    NEO_HOOKEAN or BLATZ_KO is undefined (det F <= 0)."""
+    F = np.asarray(F, dtype=float).reshape(3, 3)
+    return tuple(_core().stress_values(F, float(young), float(poisson), model))
 
 
 def base_fingerprint(E):
@@ -307,10 +300,11 @@ class Results:
 
     def shape(self, body_id):
         """Referential shape: {'convexes': [(vertices (n,3), faces [index lists], surfids,
-        volid)], 'spheres': [(center, radius, volid, surfid)], 'meshes': [...]}."""
+        volid)], 'spheres': [(center, radius, volid, surfid)], 'ellipsoids': [(center,
+        radii, rot (3x3, column i along radii[i]), volid, surfid)], 'meshes': [...]}."""
         d = self.definition(body_id)
         f = self._f
-        out = {"convexes": [], "spheres": [], "meshes": []}
+        out = {"convexes": [], "spheres": [], "ellipsoids": [], "meshes": []}
         c0, nc = int(d["convex_start"]), int(d["convex_count"])
         if nc:
             cons = f["shapes/convexes"][c0:c0 + nc]
@@ -333,6 +327,13 @@ class Results:
             for s in f["shapes/spheres"][s0:s0 + ns]:
                 out["spheres"].append((np.array(s["center"]), float(s["radius"]),
                                        int(s["volid"]), int(s["surfid"])))
+        names = d.dtype.names or ()
+        e0, ne = ((int(d["ellipsoid_start"]), int(d["ellipsoid_count"]))
+                  if "ellipsoid_count" in names else (0, 0))  # (files before ELLIP: none)
+        for e in (f["shapes/ellipsoids"][e0:e0 + ne] if ne else []):
+            out["ellipsoids"].append((np.array(e["center"]), np.array(e["radii"]),
+                                      np.array(e["rot"]).reshape(3, 3), int(e["volid"]),
+                                      int(e["surfid"])))
         m0, nm = int(d["mesh_start"]), int(d["mesh_count"])
         for m in (f["shapes/meshes"][m0:m0 + nm] if nm else []):
             n0, nn = int(m["node_start"]), int(m["node_count"])
@@ -342,9 +343,9 @@ class Results:
         return out
 
     def fe_mesh(self, body_id):
-        """The referential mesh of a FINITE_ELEMENT body as a fe_eval.FeMesh (its nodes are in
-        the order of the body's q and u)."""
-        from .fe_eval import FeMesh
+        """The referential mesh of a FINITE_ELEMENT body as a solfec._solfec.FeMesh (nodes,
+        elements, volids; locate, interpolate, deformation_gradient, centre_gradients): its
+        nodes are in the order of the body's q and u."""
         if self.kind(body_id) != "FINITE_ELEMENT":
             raise ValueError(f"results: body {body_id} is {self.kind(body_id)}, not "
                              f"FINITE_ELEMENT")
@@ -355,7 +356,11 @@ class Results:
                 raise ValueError(f"results: '{self.path}' stores no mesh for FINITE_ELEMENT body "
                                  f"{body_id} (written by an older solfec); rerun to evaluate it")
             nodes, records = meshes[-1]
-            cache[int(body_id)] = FeMesh.from_records(nodes, records)
+            k = records["num_nodes"].astype(np.int64)
+            cache[int(body_id)] = _core().FeMesh(
+                np.asarray(nodes, dtype=float).reshape(-1, 3),
+                [r[:n].tolist() for r, n in zip(records["nodes"], k)],
+                records["volid"].astype(np.int64).tolist())
         return cache[int(body_id)]
 
     def reduced_base(self, body_id):
@@ -578,26 +583,6 @@ def point_motion(kind, q, u, X, center):
 STRESS_ENTITIES = ("SX", "SY", "SZ", "SXY", "SXZ", "SYZ", "MISES")
 
 
-def kirchhoff_cauchy_stress(F, young, poisson, model="KIRCHHOFF"):
-    """(sx, sy, sz, sxy, sxz, syz, mises) of the Saint Venant-Kirchhoff material (manual
-    7.2.1) at deformation gradient F: E = (F^T F - I)/2, S = lambda tr(E) I + 2 mu E,
-    sigma = F S F^T / det F; mises = sqrt(3/2 dev(sigma):dev(sigma)). Other BULK_MATERIAL
-    models: hyperelastic.cauchy."""
-    F = np.asarray(F, dtype=float).reshape(3, 3)
-    if model != "KIRCHHOFF":
-        from .hyperelastic import cauchy
-        sig, vm = cauchy(F, young, poisson, model)
-        return (sig[0, 0], sig[1, 1], sig[2, 2], sig[0, 1], sig[0, 2], sig[1, 2], float(vm))
-    lam = young * poisson / ((1 + poisson) * (1 - 2 * poisson))
-    mu = young / (2 + 2 * poisson)
-    E = 0.5 * (F.T @ F - np.eye(3))
-    S = lam * np.trace(E) * np.eye(3) + 2 * mu * E
-    sig = F @ S @ F.T / np.linalg.det(F)
-    dev = sig - np.trace(sig) / 3 * np.eye(3)
-    mises = math.sqrt(1.5 * float(np.sum(dev * dev)))
-    return (sig[0, 0], sig[1, 1], sig[2, 2], sig[0, 1], sig[0, 2], sig[1, 2], mises)
-
-
 _POINT = {"DX": ("d", 0), "DY": ("d", 1), "DZ": ("d", 2), "VX": ("v", 0), "VY": ("v", 1),
           "VZ": ("v", 2), "CX": ("x", 0), "CY": ("x", 1), "CZ": ("x", 2)}
 
@@ -620,7 +605,7 @@ def point_function(res, body_id, point, entity, material=None):
             if q is None:
                 return np.nan
             F = np.asarray(q[:9]).reshape(3, 3, order="F")
-            return kirchhoff_cauchy_stress(F, young, poisson)[comp]
+            return stress_values(F, young, poisson)[comp]
         return stress
     if entity not in _POINT:
         if entity in STRESS_ENTITIES:
@@ -643,12 +628,14 @@ def point_function(res, body_id, point, entity, material=None):
 
 def _fe_point_function(res, body_id, point, entity, material=None):
     """point_function of a FINITE_ELEMENT body: the point is located once in the stored
-    referential mesh; x = sum N_a q_a, v = sum N_a u_a, F = sum q_a (dN_a/dX)^T."""
+    referential mesh; each frame's node coordinates and velocities are evaluated there
+    (FeMesh.interpolate, FeMesh.deformation_gradient, stress_values)."""
     if entity not in _POINT and entity not in STRESS_ENTITIES:
         raise ValueError(f"HISTORY: unknown point entity '{entity}'; use 'DX', 'DY', 'DZ', "
                          f"'VX', 'VY', 'VZ', 'CX', 'CY', 'CZ' or a stress entity")
     X = np.asarray(point, dtype=float)
-    idx, N, dNdX = res.fe_mesh(body_id).point_operator(X)
+    mesh = res.fe_mesh(body_id)
+    e, xi = mesh.locate(X)
     d = res.definition(body_id)
     young, poisson, *model = material or (float(d["young"]), float(d["poisson"]))
     model = model[0] if model else res.material_model(body_id)
@@ -657,14 +644,33 @@ def _fe_point_function(res, body_id, point, entity, material=None):
         xn, vn = res.fe_nodes(fr, body_id)  # reduced forms: rebuilt by eq. 58
         if xn is None:
             return np.nan
-        xe = xn[idx]
         if entity in STRESS_ENTITIES:
-            F = xe.T @ dNdX
-            return kirchhoff_cauchy_stress(F, young, poisson,
-                                           model)[STRESS_ENTITIES.index(entity)]
+            F = mesh.deformation_gradient(e, xi, xn)
+            return stress_values(F, young, poisson, model)[STRESS_ENTITIES.index(entity)]
         what, comp = _POINT[entity]
         if what == "v":
-            return float(N @ vn[idx, comp])
-        x = N @ xe
+            return float(mesh.interpolate(e, xi, vn)[comp])
+        x = mesh.interpolate(e, xi, xn)
         return float((x - X)[comp] if what == "d" else x[comp])
     return fn
+
+
+def ellipsoid_surface(center, radii, rot, nu=24, nv=12):
+    """Vertices and triangles of a latitude-longitude tessellation of an ellipsoid (the unit
+    sphere's, mapped by x = center + rot diag(radii) s; vertices on the surface)."""
+    u = np.linspace(0.0, 2 * np.pi, nu, endpoint=False)
+    v = np.linspace(-np.pi / 2, np.pi / 2, nv + 1)[1:-1]
+    U, V = np.meshgrid(u, v)
+    ring = np.stack([np.cos(U) * np.cos(V), np.sin(U) * np.cos(V), np.sin(V)], -1).reshape(-1, 3)
+    s = np.vstack([ring, [[0, 0, -1.0], [0, 0, 1.0]]])
+    x = np.asarray(center, float) + (s * np.asarray(radii, float)) @ np.asarray(rot, float).T
+    south, north, m = len(ring), len(ring) + 1, nv - 1
+    tris = []
+    for j in range(nu):
+        k = (j + 1) % nu
+        tris.append((south, k, j))
+        tris.append((north, (m - 1) * nu + j, (m - 1) * nu + k))
+        for i in range(m - 1):
+            a, b, c, d = i * nu + j, i * nu + k, (i + 1) * nu + k, (i + 1) * nu + j
+            tris += [(a, b, c), (a, c, d)]
+    return x, tris

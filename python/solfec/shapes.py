@@ -1,18 +1,17 @@
 """Geometric objects and shape routines of the deck language (manual 4.1.1-4.1.3, 4.4):
 CONVEX, HULL, SPHERE, MESH, HEX, ROUGH_HEX, MESH_READ, BEND, COPY, TRANSLATE, ROTATE, SCALE,
-SPLIT, MASS_CENTER, and Solfec-1.0's OVERLAPPING and MESH2CONVEX."""
+SPLIT, MASS_CENTER, and Solfec-1.0's ELLIP, OVERLAPPING and MESH2CONVEX."""
 
 import math
 
 from . import _args as A
 from . import _state
-from . import mesh_integration as _mesh_integration
 from . import meshfile
 from ._solfec import Shape as _Shape
 from . import _solfec
 
-__all__ = ["CONVEX", "HULL", "SPHERE", "MESH", "HEX", "ROUGH_HEX", "MESH_READ", "BEND", "COPY",
-           "TRANSLATE", "ROTATE", "SCALE", "SPLIT", "MASS_CENTER", "OVERLAPPING",
+__all__ = ["CONVEX", "HULL", "SPHERE", "ELLIP", "MESH", "HEX", "ROUGH_HEX", "MESH_READ", "BEND",
+           "COPY", "TRANSLATE", "ROTATE", "SCALE", "SPLIT", "MASS_CENTER", "OVERLAPPING",
            "MESH2CONVEX"]
 
 
@@ -135,6 +134,47 @@ class SPHERE(_ShapeObject):
     @property
     def radius(self):
         return self._get().spheres()[0][1]
+
+
+class ELLIP(_ShapeObject):
+    """ELLIP(center, radii, volid, surfid): an ellipsoid (Solfec-1.0) with semi-axes radii =
+    (a, b, c) along x, y, z before ROTATE; members center, radii and rot (the rotation whose
+    columns are the current semi-axis directions, 9 numbers column by column as Solfec-1.0's
+    cur_rot), read-only. RIGID and OBSTACLE bodies carry it rigidly, PSEUDO_RIGID bodies
+    deform it (an ellipsoid under F); FINITE_ELEMENT bodies refuse it (use ELLIP_MESH)."""
+
+    _kind = "ELLIP"
+
+    def __init__(self, center, radii, volid, surfid):
+        r = "ELLIP"
+        c = A.coordinates(A.vec3(center, r, "center"), r, "center")
+        rad = A.vec3(radii, r, "radii")
+        for i, x in enumerate(rad):
+            if not (A.RADIUS_MIN <= x <= A.RADIUS_MAX):
+                raise ValueError(f"ELLIP: argument 'radii[{i}]' = {x!r} is out of its valid "
+                                 f"range [{A.RADIUS_MIN:g}, {A.RADIUS_MAX:g}] m")
+        s = _Shape()
+        s.add_ellipsoid(c, rad, A.integer(volid, r, "volid"), A.integer(surfid, r, "surfid"))
+        self._shape = s
+
+    def _first(self, member):
+        e = self._get(f"ELLIP.{member}").ellipsoids()
+        if not e:
+            raise ValueError(f"ELLIP.{member}: the object holds no ellipsoid")
+        return e[0]
+
+    @property
+    def center(self):
+        return tuple(self._first("center")[0])
+
+    @property
+    def radii(self):
+        return tuple(self._first("radii")[1])
+
+    @property
+    def rot(self):
+        q = self._first("rot")[2]  # row by row
+        return tuple(q[3 * j + i] for i in range(3) for j in range(3))
 
 
 def _warn_coincident_nodes(coords, routine):
@@ -310,7 +350,7 @@ class MESH(_ShapeObject):
         rules, the centroid of a triangle and the 2 x 2 Gauss points of a quadrilateral."""
         r = "MESH.surface_integration_points"
         sid = None if surfid is None else A.integer(surfid, r, "surfid")
-        x, _ = _mesh_integration.integration(self._single_mesh(r), "surface", sid)
+        x, _ = _solfec.mesh_integration_points(self._single_mesh(r), "surface", sid)
         return [tuple(p) for p in x.tolist()]
 
     def volume_integration_points(self, volid=None):
@@ -321,7 +361,7 @@ class MESH(_ShapeObject):
         2 x 2 x 2 Gauss points of a hexahedron."""
         r = "MESH.volume_integration_points"
         vid = None if volid is None else A.integer(volid, r, "volid")
-        x, _ = _mesh_integration.integration(self._single_mesh(r), "volume", vid)
+        x, _ = _solfec.mesh_integration_points(self._single_mesh(r), "volume", vid)
         return [tuple(p) for p in x.tolist()]
 
 
@@ -472,14 +512,14 @@ def _objects(shape, routine, arg="shape"):
         for i, s in enumerate(shape):
             if not isinstance(s, _ShapeObject):
                 raise TypeError(f"{routine}: element {i} of argument '{arg}' must be a CONVEX, "
-                                f"MESH or SPHERE, got {type(s).__name__}")
+                                f"MESH, SPHERE or ELLIP, got {type(s).__name__}")
             out.append(s)
         if not out:
             raise ValueError(f"{routine}: argument '{arg}' is an empty list; pass a CONVEX, "
-                             f"MESH or SPHERE")
+                             f"MESH, SPHERE or ELLIP")
         return out
-    raise TypeError(f"{routine}: argument '{arg}' must be a CONVEX, MESH, SPHERE or a list of them,"
-                    f" got {type(shape).__name__}")
+    raise TypeError(f"{routine}: argument '{arg}' must be a CONVEX, MESH, SPHERE, ELLIP or a list "
+                    f"of them, got {type(shape).__name__}")
 
 
 def _is_point(v):
@@ -559,6 +599,8 @@ def SCALE(shape, coefs):
 def _wrap_parts(s):
     if s.empty:
         return None
+    if s.num_ellipsoids:
+        return ELLIP._wrap(s)
     if s.num_spheres == 0:
         return CONVEX._wrap(s)
     return SPHERE._wrap(s)

@@ -1,7 +1,8 @@
 """XDMF export of a results file for ParaView: three (four) XDMF 3 files (temporal collections of
 uniform grids) sharing one HDF5 data file:
 
-  BASE-bodies.xmf    convex surfaces as triangles (cell data: body id, surface id)
+  BASE-bodies.xmf    convex surfaces and tessellated ellipsoids as triangles (cell data: body
+                     id, surface id)
   BASE-spheres.xmf   sphere centres as points (point data: radius, body id)
   BASE-contacts.xmf  constraint points (point data: normal, reaction R [N], gap [m], kind)
 
@@ -22,7 +23,8 @@ __all__ = ["export"]
 
 
 def _triangulate(shape):
-    """Referential vertices, triangles (fans of the convex faces) and their surface ids."""
+    """Referential vertices, triangles (fans of the convex faces; a tessellation of each
+    ellipsoid) and their surface ids."""
     verts, tris, surf = [], [], []
     base = 0
     for v, faces, surfids, _ in shape["convexes"]:
@@ -32,6 +34,12 @@ def _triangulate(shape):
                 tris.append((base + f[0], base + f[k], base + f[k + 1]))
                 surf.append(s)
         base += len(v)
+    for c, r, rot, _, sid in shape.get("ellipsoids", []):
+        x, t = R.ellipsoid_surface(c, r, rot)
+        verts.append(x)
+        tris += [(base + a, base + b, base + d) for a, b, d in t]
+        surf += [sid] * len(t)
+        base += len(x)
     if not verts:
         return np.zeros((0, 3)), np.zeros((0, 3), np.int64), np.zeros(0, np.int32)
     return np.vstack(verts), np.asarray(tris, np.int64).reshape(-1, 3), np.asarray(surf, np.int32)
@@ -70,7 +78,8 @@ _XDMF_CELL = {4: (6, (0, 1, 2, 3)), 5: (7, (0, 1, 2, 3, 4)), 6: (8, (0, 2, 1, 3,
 
 
 def _fe_topology(mesh):
-    """Flat Mixed-topology array of a FeMesh and the mask of its node-index entries."""
+    """Flat Mixed-topology array of an FeMesh (Results.fe_mesh) and the mask of its
+    node-index entries."""
     out, is_node = [], []
     for idx in mesh.elements:
         code, order = _XDMF_CELL[len(idx)]
@@ -104,7 +113,7 @@ def _fe_frame(res, fr, fe_cache, keep=None):
         topo.append(t)
         body.append(np.full(len(mesh.elements), bid, np.int64))
         volid.append(mesh.volids)
-        sig, vm = R.cauchy_stresses(mesh.cell_gradients(x), young, poisson, model)
+        sig, vm = R.cauchy_stresses(mesh.centre_gradients(x), young, poisson, model)
         stress.append(sig[:, [0, 0, 0, 1, 1, 2], [0, 1, 2, 1, 2, 2]])  # Tensor6 order
         mises.append(vm)
         nn += len(x)

@@ -13,5 +13,6 @@ void DefineDomain(pybind11::module_& m);    // domain_py.cc: Domain, bodies, con
 void DefineIo(pybind11::module_& m);
 void DefineBases(pybind11::module_& m);   // bases_py.cc: modal analysis, reduced bases
 void DefineContact(pybind11::module_& m);  // contact_py.cc: CONTACT_METHOD, search timings
+void DefineFem(pybind11::module_& m);      // fem_py.cc: FeMesh, stress_values, cauchy_stresses
 
 }  // namespace solfec::bindings

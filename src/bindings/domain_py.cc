@@ -13,16 +13,17 @@
 #include <unistd.h>
 
 #include "base/errors.h"
-#include "base/math.h"
 #include "bindings/bindings.h"
 #include "body/body_factory.h"
 #include "body/fem/fe_body.h"
 #include "body/fem/ffr_body.h"
+#include "body/fem/point_stress.h"
 #include "body/rigid_body.h"
 #include "domain/domain.h"
 #include "domain/partition.h"
 #include "domain/progress.h"
 #include "domain/springs.h"
+#include "domain/user_constraints.h"
 
 namespace py = pybind11;
 
@@ -72,7 +73,7 @@ ScalarOrSeries ToScalarOrSeries(const py::object& v) {
 // The mesh body of a FINITE_ELEMENT body for the stress queries: the body itself or, for
 // form 'FFR', its internal mesh body (nodes at the current positions); throws naming STRESS.
 const body::FeBody& StressMesh(const Domain& d, Id id) {
-  if (const body::FeBody* fe = body::MeshBodyOf(GetBody(d, id))) return *fe;
+  if (const body::FeBody* fe = GetBody(d, id).MeshBody()) return *fe;
   throw InputError("STRESS: the body is not FINITE_ELEMENT (argument 'body')");
 }
 
@@ -128,7 +129,7 @@ void DefineBodyAccess(py::class_<Domain>& c) {
       .def("add_pressure",
            [](Domain& d, Id id, int surfid, const py::object& value, const py::object& follower) {
              Body& b = GetBody(d, id);
-             if (auto* fe = dynamic_cast<body::FeBody*>(&b))
+             if (body::FeBody* fe = b.AsFeBody())
                return fe->AddPressure(surfid, ToScalarOrSeries(value),
                                       !follower.is_none() && follower.cast<bool>());
              if (auto* ffr = dynamic_cast<body::FfrBody*>(&b)) {
@@ -145,8 +146,7 @@ void DefineBodyAccess(py::class_<Domain>& c) {
       .def("apply_bulk_material",
            [](Domain& d, Id id, int volid, const material::BulkMaterial& mat) {
              Body& b = GetBody(d, id);
-             if (auto* fe = dynamic_cast<body::FeBody*>(&b))
-               return fe->ApplyBulkMaterial(volid, mat);
+             if (body::FeBody* fe = b.AsFeBody()) return fe->ApplyBulkMaterial(volid, mat);
              if (auto* ffr = dynamic_cast<body::FfrBody*>(&b))
                return ffr->ApplyBulkMaterial(volid, mat);
              throw InputError("APPLY_BULKMAT: applies to FINITE_ELEMENT bodies only "
@@ -166,27 +166,9 @@ void DefineBodyAccess(py::class_<Domain>& c) {
       .def("body_label", [](const Domain& d, Id id) { return GetBody(d, id).label(); })
       .def("body_conf", [](const Domain& d, Id id) { return Tuple(GetBody(d, id).q()); })
       .def("body_velo", [](const Domain& d, Id id) { return Tuple(GetBody(d, id).u()); })
-      .def("fe_deformation_gradient",  // FINITE_ELEMENT: F at a referential point (STRESS)
+      .def("fe_point_stress",  // FINITE_ELEMENT: STRESS at a referential point
            [](const Domain& d, Id id, const Vec3& X) {
-             return Mat3(StressMesh(d, id).DeformationGradient(X));
-           })
-      .def("fe_point_states",  // FINITE_ELEMENT: (F, young, poisson, model) of the elements
-                                // around a referential point (STRESS's nodal average)
-           [](const Domain& d, Id id, const Vec3& X) {
-             const body::FeBody& fe = StressMesh(d, id);
-             py::list out;
-             for (const auto& [e, xi] : fe.ElementsAtPoint(X, d.geometric_epsilon)) {
-               const Mat3 F = fe.DeformationGradient(e, xi);
-               if (!F.allFinite()) continue;  // a collapsed node of a degenerate element
-               const material::BulkMaterial& m = fe.element_material(e);
-               out.append(py::make_tuple(F, m.young, m.poisson, m.model));
-             }
-             if (out.empty()) {
-               const material::BulkMaterial& m = fe.MaterialAt(X);
-               out.append(py::make_tuple(Mat3(fe.DeformationGradient(X)), m.young, m.poisson,
-                                         m.model));
-             }
-             return out;
+             return body::PointStress(StressMesh(d, id), X, d.geometric_epsilon);
            })
       .def("fe_material_at",  // FINITE_ELEMENT: (young, poisson) of the element at X
            [](const Domain& d, Id id, const Vec3& X) {
@@ -218,7 +200,7 @@ void DefineBodyAccess(py::class_<Domain>& c) {
       // shapes) with the nodes at their current positions.
       .def("body_mesh",
            [](const Domain& d, Id id) {
-             const body::FeBody* fe = body::MeshBodyOf(GetBody(d, id));
+             const body::FeBody* fe = GetBody(d, id).MeshBody();
              if (!fe) throw InputError("BODY.mesh: body " + std::to_string(id) +
                                        " is not FINITE_ELEMENT");
              geometry::Shape out;
@@ -270,16 +252,17 @@ void DefineBodyAccess(py::class_<Domain>& c) {
            })
       .def("set_body_rotation_disabled",
            [](Domain& d, Id id, bool disabled) {
-             auto* r = dynamic_cast<body::RigidBody*>(&GetBody(d, id));
-             if (!r || r->is_obstacle())
+             Body& b = GetBody(d, id);
+             if (b.kind() != body::BodyKind::kRigid)
                throw InputError("BODY.disable_rotation: body " + std::to_string(id) +
                                 " is not RIGID; the flag applies to RIGID bodies only");
-             r->DisableRotation(disabled);
+             static_cast<body::RigidBody&>(b).DisableRotation(disabled);  // kind RIGID
            })
       .def("body_rotation_disabled",
            [](const Domain& d, Id id) {
-             const auto* r = dynamic_cast<const body::RigidBody*>(&GetBody(d, id));
-             return r != nullptr && r->rotation_disabled();
+             const Body& b = GetBody(d, id);  // kind RIGID: a RigidBody (body_factory.cc)
+             return b.kind() == body::BodyKind::kRigid &&
+                    static_cast<const body::RigidBody&>(b).rotation_disabled();
            })
       .def("body_mass_center",
            [](const Domain& d, Id id) {
@@ -318,77 +301,47 @@ void DefineBodyAccess(py::class_<Domain>& c) {
 }
 
 void DefineConstraintAccess(py::class_<Domain>& c) {
-  c.def("add_constraint",
-        [](Domain& d, const std::string& kind, Id b1, Id b2, const Vec3& p1, const Vec3& p2,
-           const Vec3& dir, const py::object& value, double strength) {
-          Constraint con;
-          Body* body1 = b1 >= 0 ? &GetBody(d, b1) : nullptr;
-          Body* body2 = b2 >= 0 ? &GetBody(d, b2) : nullptr;
-          con.body1 = body1;
-          con.X1 = p1;
-          con.strength = strength;
-          if (kind == "FIXPNT") {
-            con.kind = ConstraintKind::kFixPoint;
-            con.X_origin = body1->SpatialPoint(p1);
-          } else if (kind == "FIXDIR") {
-            con.kind = ConstraintKind::kFixDirection;
-            con.X_origin = body1->SpatialPoint(p1);
-            con.base = BaseFromNormal(dir.normalized());
-            if (body2) {  // two-body form: n . (x2 - x1) kept (X_origin = x2 - x1 at start)
-              con.body2 = body2;
-              con.X2 = p2;
-              con.point2 = body2->SpatialPoint(p2);
-              con.X_origin = con.point2 - con.X_origin;
-            }
-          } else if (kind == "VELODIR" || kind == "SETDISP" || kind == "SETACC") {
-            con.kind = ConstraintKind::kVeloDir;
-            con.X_origin = body1->SpatialPoint(p1);
-            con.base = BaseFromNormal(dir.normalized());
-            if (kind == "SETDISP") {
-              con.has_displacement = true;
-              con.displacement = value.cast<TimeSeries>();
-            } else if (kind == "SETACC") {
-              con.velocity = ScalarOrSeries(value.cast<TimeSeries>().Integral());
-            } else {
-              con.velocity = ToScalarOrSeries(value);
-            }
-          } else if (kind == "RIGLNK") {
-            con.kind = ConstraintKind::kRigidLink;
-            // Normalised so that body2 always moves: a missing body is an anchor in space.
-            if (!body2) {
-              con.body1 = nullptr;
-              con.body2 = body1;
-              con.X2 = p1;
-              con.X_origin = p2;
-            } else if (!body1) {
-              con.body2 = body2;
-              con.X2 = p2;
-              con.X_origin = p1;
-            } else {
-              con.body2 = body2;
-              con.X2 = p2;
-            }
-            const Vec3 x1 = con.body1 ? con.body1->SpatialPoint(con.X1) : con.X_origin;
-            const Vec3 x2 = con.body2->SpatialPoint(con.X2);
-            con.length = (x2 - x1).norm();
-            // Coincident points (the given points, as Solfec-1.0 tests them, or the spatial
-            // ones, within GEOMETRIC_EPSILON) glue the bodies: a 3-row equality. A distance
-            // row of round-off length (a node's point found through an element's shape
-            // functions lies ~1e-18 m off) would hold one direction only, re-aimed along the
-            // error each step: the other two stay free (wires of inp/wire.py blew up).
-            if ((p1 - p2).norm() < d.geometric_epsilon || con.length < d.geometric_epsilon)
-              con.length = 0.0;
-            if (con.length > 0.0) con.base = BaseFromNormal((x2 - x1) / con.length);
-            con.point = x1;
-            con.point2 = x2;
-          } else {
-            throw InputError("internal: unknown constraint kind " + kind);
-          }
-          if (con.kind != ConstraintKind::kRigidLink) con.point = body1->SpatialPoint(p1);
-          return d.AddConstraint(std::move(con)).id;
+  // FIX_POINT, FIX_DIRECTION, SET_VELOCITY, SET_DISPLACEMENT, SET_ACCELERATION,
+  // PUT_RIGID_LINK (domain/user_constraints.h); a body id < 0 is None.
+  auto add = [](Domain& d, Constraint c) { return d.AddConstraint(std::move(c)).id; };
+  auto body_or_null = [](const Domain& d, Id id) { return id >= 0 ? &GetBody(d, id) : nullptr; };
+  c.def("add_fix_point",
+        [add](Domain& d, Id b, const Vec3& X, double strength) {
+          return add(d, domain::MakeFixPoint(GetBody(d, b), X, strength));
         },
-        py::arg("kind"), py::arg("body1"), py::arg("body2"), py::arg("point1"),
-        py::arg("point2"), py::arg("direction"), py::arg("value"), py::arg("strength"))
+        py::arg("body"), py::arg("point"), py::arg("strength"))
+      .def("add_fix_direction",
+           [add, body_or_null](Domain& d, Id b, const Vec3& X, const Vec3& dir, Id b2,
+                               const Vec3& X2) {
+             return add(d, domain::MakeFixDirection(GetBody(d, b), X, dir, body_or_null(d, b2),
+                                                    X2));
+           },
+           py::arg("body"), py::arg("point"), py::arg("direction"), py::arg("body2"),
+           py::arg("point2"))
+      .def("add_set_velocity",
+           [add](Domain& d, Id b, const Vec3& X, const Vec3& dir, const py::object& value) {
+             return add(d, domain::MakeSetVelocity(GetBody(d, b), X, dir,
+                                                   ToScalarOrSeries(value)));
+           },
+           py::arg("body"), py::arg("point"), py::arg("direction"), py::arg("value"))
+      .def("add_set_displacement",
+           [add](Domain& d, Id b, const Vec3& X, const Vec3& dir, const TimeSeries& ts) {
+             return add(d, domain::MakeSetDisplacement(GetBody(d, b), X, dir, ts));
+           },
+           py::arg("body"), py::arg("point"), py::arg("direction"), py::arg("tms"))
+      .def("add_set_acceleration",
+           [add](Domain& d, Id b, const Vec3& X, const Vec3& dir, const TimeSeries& ts) {
+             return add(d, domain::MakeSetAcceleration(GetBody(d, b), X, dir, ts));
+           },
+           py::arg("body"), py::arg("point"), py::arg("direction"), py::arg("tms"))
+      .def("add_rigid_link",
+           [add, body_or_null](Domain& d, Id b1, Id b2, const Vec3& X1, const Vec3& X2,
+                               double strength) {
+             return add(d, domain::MakeRigidLink(body_or_null(d, b1), X1, body_or_null(d, b2), X2,
+                                                 d.geometric_epsilon, strength));
+           },
+           py::arg("body1"), py::arg("body2"), py::arg("point1"), py::arg("point2"),
+           py::arg("strength"))
       .def("add_spring",
            [](Domain& d, Id b1, Id b2, const Vec3& p1, const Vec3& p2,
               contact::SpringFunction f, std::optional<Vec3> direction,

@@ -13,4 +13,5 @@ PYBIND11_MODULE(_solfec, m) {
   solfec::bindings::DefineIo(m);
   solfec::bindings::DefineBases(m);
   solfec::bindings::DefineContact(m);
+  solfec::bindings::DefineFem(m);
 }

@@ -133,6 +133,15 @@ double Hyperelastic::WaveSpeed(double density) const {
   return std::sqrt((lambda_ + 2.0 * mu_) / density);
 }
 
+bool Hyperelastic::DefinedAt(const Mat3& F) const {
+  return model_ == HyperModel::kKirchhoff || F.determinant() > 0.0;
+}
+
+std::array<double, 7> StressValues(const Hyperelastic& law, const Mat3& F) {
+  const Mat3 s = law.Cauchy(F);
+  return {s(0, 0), s(1, 1), s(2, 2), s(0, 1), s(0, 2), s(1, 2), VonMises(s)};
+}
+
 double VonMises(const Mat3& sigma) {
   const Mat3 dev = sigma - (sigma.trace() / 3.0) * Mat3::Identity();
   return std::sqrt(1.5 * dev.squaredNorm());

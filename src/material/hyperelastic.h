@@ -1,6 +1,7 @@
 // Hyperelastic constitutive laws of BULK_MATERIAL models: energy W(F), stresses and tangent.
 #pragma once
 
+#include <array>
 #include <string>
 
 #include <Eigen/Core>
@@ -47,6 +48,8 @@ class Hyperelastic {
   Mat3 FirstPiolaDerivative(const Mat3& F, const Mat3& dF) const;
   Mat9 Tangent(const Mat3& F) const;  // dP/dF
   Mat3 Cauchy(const Mat3& F) const;
+  // Whether the model is defined at F: NEO_HOOKEAN and BLATZ_KO need det F > 0.
+  bool DefinedAt(const Mat3& F) const;
   // Small-strain dilatational wave speed sqrt((lambda + 2 mu) / density).
   double WaveSpeed(double density) const;
 
@@ -59,5 +62,9 @@ class Hyperelastic {
 
 // sqrt(3/2 dev(sigma):dev(sigma)).
 double VonMises(const Mat3& sigma);
+
+// The values of STRESS and of HISTORY's stress entities: the Cauchy stress of `law` at F as
+// (sx, sy, sz, sxy, sxz, syz, mises). Throws as Cauchy where the model is undefined.
+std::array<double, 7> StressValues(const Hyperelastic& law, const Mat3& F);
 
 }  // namespace solfec::material

@@ -465,7 +465,7 @@ def test_stress_from_results_equals_the_live_stress_for_every_model(tmp_path, mo
             got = [r.body_point_history(live["id"], P, e)[1][-1] for e in results.STRESS_ENTITIES]
             np.testing.assert_allclose(got, ref[k], rtol=0, atol=tol)
         other = "KIRCHHOFF" if model != "KIRCHHOFF" else "NEO_HOOKEAN"
-        F = r.fe_mesh(live["id"]).cell_gradients(r.fe_nodes(r.frame(r.nframes - 1), live["id"])[0])
+        F = r.fe_mesh(live["id"]).centre_gradients(r.fe_nodes(r.frame(r.nframes - 1), live["id"])[0])
         wrong = results.cauchy_stresses(F, 1e6, 0.3, other)[0][0]
         assert np.abs(wrong[[0, 1, 2, 0, 0, 1], [0, 1, 2, 1, 2, 2]] - ref[0][:6]).max() > 100 * tol
         from solfec import xdmf
@@ -494,6 +494,6 @@ def test_a_results_file_without_material_models_reads_as_kirchhoff_with_a_warnin
         with pytest.warns(UserWarning, match="stores no material models.*KIRCHHOFF"):
             assert r.material_model(live["id"]) == "KIRCHHOFF"
         sx = r.body_point_history(live["id"], POINTS[0], "SX")[1][-1]
-        F = r.fe_mesh(live["id"]).cell_gradients(r.fe_nodes(r.frame(r.nframes - 1), live["id"])[0])
+        F = r.fe_mesh(live["id"]).centre_gradients(r.fe_nodes(r.frame(r.nframes - 1), live["id"])[0])
     svk = results.cauchy_stresses(F, 1e6, 0.3, "KIRCHHOFF")[0][0, 0, 0]
     assert sx == pytest.approx(svk, rel=1e-12)

@@ -109,6 +109,22 @@ class _Store:
         return [(np.asarray(s["center"], float), float(s["radius"]))
                 for s in self._get("shapes/spheres")[s0:s0 + ns]]
 
+    def ellipsoids(self, d):
+        """Referential vertices and triangles of the body's ellipsoids, tessellated."""
+        names = d.dtype.names or ()
+        n = int(d["ellipsoid_count"]) if "ellipsoid_count" in names else 0
+        if not n:
+            return np.zeros((0, 3)), np.zeros((0, 3), np.int64)
+        e0 = int(d["ellipsoid_start"])
+        V, T, base = [], [], 0
+        for e in self._get("shapes/ellipsoids")[e0:e0 + n]:
+            x, t = R.ellipsoid_surface(e["center"], e["radii"],
+                                       np.asarray(e["rot"], float).reshape(3, 3))
+            V.append(x)
+            T.append(np.asarray(t, np.int64) + base)
+            base += len(x)
+        return np.vstack(V), np.vstack(T)
+
 
 class Scene:
     """Geometry (cached per body) and frames of one results file."""
@@ -137,6 +153,9 @@ class Scene:
                                       res.material_model(bid))
         else:
             V, T = store.convexes(d)
+            EV, ET = store.ellipsoids(d)  # drawn as surfaces (placed as the body's convexes)
+            if len(EV):
+                V, T = np.vstack([V, EV]), np.vstack([T, ET + len(V)])
             g["positions"] = f32(V - center)  # local coordinates about the mass centre
             g["triangles"] = u32(T)
             g["spheres"] = [[*(np.asarray(c, float) - center).tolist(), float(r)]
@@ -209,7 +228,7 @@ class Scene:
         mesh, young, poisson, model = self._geo[("fe", bid)]
         x, v = res.fe_nodes(fr, bid)
         if field == "mises":
-            cell = mises(mesh.cell_gradients(x), young, poisson, model)
+            cell = mises(mesh.centre_gradients(x), young, poisson, model)
             s, n = np.zeros(len(x)), np.zeros(len(x))
             for e, val in zip(mesh.elements, cell):
                 s[e] += val

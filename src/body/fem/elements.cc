@@ -148,6 +148,30 @@ Vec3 ClampToElement(int num_nodes, const Vec3& xi) {
   return z;
 }
 
+void FaceShapeFunctions(int n, double r, double s, double* N, double* Nr, double* Ns) {
+  if (n == 3) {
+    N[0] = 1 - r - s, N[1] = r, N[2] = s;
+    Nr[0] = -1, Nr[1] = 1, Nr[2] = 0;
+    Ns[0] = -1, Ns[1] = 0, Ns[2] = 1;
+    return;
+  }
+  const double sr[4] = {-1, 1, 1, -1}, ss[4] = {-1, -1, 1, 1};
+  for (int a = 0; a < 4; ++a) {
+    N[a] = 0.25 * (1 + sr[a] * r) * (1 + ss[a] * s);
+    Nr[a] = 0.25 * sr[a] * (1 + ss[a] * s);
+    Ns[a] = 0.25 * ss[a] * (1 + sr[a] * r);
+  }
+}
+
+Mat3 DeformationGradient(int num_nodes, const Vec3& xi, const Eigen::Ref<const Mat3X>& X,
+                         const Eigen::Ref<const Mat3X>& x) {
+  VecX N;
+  MatX3 dN;
+  ShapeFunctions(num_nodes, xi, N, dN);
+  const Mat3 J0 = X * dN;
+  return x * dN * J0.inverse();
+}
+
 bool InverseMap(int num_nodes, const Eigen::Ref<const Mat3X>& nodes, const Vec3& x, Vec3& xi) {
   xi = NaturalCentre(num_nodes);
   // Called for every contact point every step: scratch kept between calls (no allocation).

@@ -24,6 +24,11 @@ void ShapeFunctions(int num_nodes, const Vec3& xi, VecX& N, MatX3& dN);
 // collapsed cube.
 const std::vector<GaussPoint>& GaussRule(int num_nodes);
 
+// Shape functions N and natural derivatives Nr, Ns of a boundary face of n = 3 or 4 nodes
+// (CCW seen from outside) at (r, s): triangle N = (1 - r - s, r, s); quadrilateral bilinear
+// on [-1, 1]^2 with the nodes at (-1, -1), (1, -1), (1, 1), (-1, 1).
+void FaceShapeFunctions(int n, double r, double s, double* N, double* Nr, double* Ns);
+
 // Natural coordinates of the element centre (the Newton start).
 Vec3 NaturalCentre(int num_nodes);
 
@@ -51,6 +56,11 @@ inline Mat3 ElementGradient(const Eigen::Ref<const Mat3X>& x, const MatX3& d) {
   g << c0, c1, c2;
   return g;
 }
+
+// Deformation gradient F = x dN (X dN)^-1 at natural coordinates xi of an element with
+// referential nodes X and current nodes x (3 x num_nodes each).
+Mat3 DeformationGradient(int num_nodes, const Vec3& xi, const Eigen::Ref<const Mat3X>& X,
+                         const Eigen::Ref<const Mat3X>& x);
 
 // Solves x(xi) = sum N_a(xi) x_a for xi by Newton (nodes = 3 x num_nodes); returns false when
 // the Jacobian is singular or Newton does not converge in 30 iterations.

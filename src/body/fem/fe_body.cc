@@ -15,6 +15,7 @@
 
 #include "base/errors.h"
 #include "base/math.h"
+#include "body/fem/element_mesh.h"
 #include "body/fem/elements.h"
 
 namespace solfec::body {
@@ -29,6 +30,10 @@ std::string Who(const std::string& label) {
 geometry::Shape ContactShape(const geometry::Shape& shape,
                              const std::optional<geometry::Mesh>& mesh,
                              const std::string& label) {
+  if (!shape.ellipsoids.empty())
+    throw InputError("BODY: an ELLIP shape cannot make a FINITE_ELEMENT body (argument "
+                     "'shape'" + Who(label) + "), as in Solfec-1.0; use kind 'RIGID', "
+                     "'PSEUDO_RIGID' or 'OBSTACLE', or mesh the ellipsoid with ELLIP_MESH");
   if (mesh) {
     if (!shape.meshes.empty() || (shape.convexes.empty() && shape.spheres.empty()))
       throw InputError("BODY: a FINITE_ELEMENT body with a background mesh needs a shape "
@@ -308,35 +313,10 @@ void FeBody::UpdateShape() {
 }
 
 void FeBody::Locate(const Vec3& p, bool current, int& element, Vec3& xi) const {
-  double best = std::numeric_limits<double>::infinity();
-  element = 0;
-  xi = fem::NaturalCentre(elements_[0].num_nodes);
-  // Every contact point is located every step: scratch kept between calls (no allocation).
-  Eigen::Matrix<double, 3, Eigen::Dynamic, 0, 3, 8> x;  // elements have at most 8 nodes
-  thread_local std::vector<int> candidates;
-  auto consider = [&](int e) {
-    const ElementData& ed = elements_[e];
-    x.resize(3, ed.num_nodes);
-    FillElementNodes(e, current, x);
-    Vec3 z;
-    if (!fem::InverseMap(ed.num_nodes, x, p, z)) return;
-    const double m = fem::OutsideMeasure(ed.num_nodes, z);
-    if (m < best) best = m, element = e, xi = z;
-  };
-  const fem::ElementTree& tree = current ? cur_tree_ : ref_tree_;
-  candidates.clear();
-  tree.Query(p, candidates);
-  std::sort(candidates.begin(), candidates.end());  // lowest index wins ties
-  for (int e : candidates) {
-    consider(e);
-    if (best <= 0.0) return;
-  }
-  if (best < 0.5) return;
-  // Outside every element box (a contact point off the surface, a far load): also try the
-  // element with the nearest box.
-  const int nearest = std::max(tree.Nearest(p), 0);
-  consider(nearest);
-  if (!std::isfinite(best)) element = nearest;
+  fem::LocateInTree(
+      current ? cur_tree_ : ref_tree_, [this](int e) { return elements_[e].num_nodes; },
+      [this, current](int e, Eigen::Ref<Mat3X> x) { FillElementNodes(e, current, x); }, p,
+      element, xi);
 }
 
 Vec3 FeBody::ReferentialPointOnPiece(const Vec3& x, int piece) const {
@@ -414,19 +394,12 @@ Mat3 FeBody::DeformationGradient(const Vec3& X) const {
   int e;
   Vec3 xi;
   Locate(X, false, e, xi);
-  VecX N;
-  MatX3 dN;
-  fem::ShapeFunctions(elements_[e].num_nodes, xi, N, dN);
-  const Mat3 J0 = ElementNodes(e, false) * dN;
-  return ElementNodes(e, true) * dN * J0.inverse();
+  return DeformationGradient(e, xi);
 }
 
 Mat3 FeBody::DeformationGradient(int e, const Vec3& xi) const {
-  VecX N;
-  MatX3 dN;
-  fem::ShapeFunctions(elements_[e].num_nodes, xi, N, dN);
-  const Mat3 J0 = ElementNodes(e, false) * dN;
-  return ElementNodes(e, true) * dN * J0.inverse();
+  return fem::DeformationGradient(elements_[e].num_nodes, xi, ElementNodes(e, false),
+                                  ElementNodes(e, true));
 }
 
 std::vector<std::pair<int, Vec3>> FeBody::ElementsAtPoint(const Vec3& X, double eps) const {

@@ -33,22 +33,6 @@ const std::vector<FacePoint>& FaceRule(int n) {
   return n == 3 ? kTri : kQuad;
 }
 
-// Face shape functions and natural derivatives (nodes CCW seen from outside).
-void FaceFunctions(int n, double r, double s, double* N, double* Nr, double* Ns) {
-  if (n == 3) {
-    N[0] = 1 - r - s, N[1] = r, N[2] = s;
-    Nr[0] = -1, Nr[1] = 1, Nr[2] = 0;
-    Ns[0] = -1, Ns[1] = 0, Ns[2] = 1;
-    return;
-  }
-  const double sr[4] = {-1, 1, 1, -1}, ss[4] = {-1, -1, 1, 1};
-  for (int a = 0; a < 4; ++a) {
-    N[a] = 0.25 * (1 + sr[a] * r) * (1 + ss[a] * s);
-    Nr[a] = 0.25 * sr[a] * (1 + ss[a] * s);
-    Ns[a] = 0.25 * ss[a] * (1 + sr[a] * r);
-  }
-}
-
 }  // namespace
 
 void FeBody::ComputeMass() {
@@ -154,7 +138,7 @@ VecX FeBody::PressureForce(double t) const {
     for (const std::vector<int>& face : p.faces) {
       const int n = static_cast<int>(face.size());
       for (const FacePoint& g : FaceRule(n)) {
-        FaceFunctions(n, g.r, g.s, N, Nr, Ns);
+        fem::FaceShapeFunctions(n, g.r, g.s, N, Nr, Ns);
         Vec3 xr = Vec3::Zero(), xs = Vec3::Zero();
         for (int a = 0; a < n; ++a) {
           const Vec3 x = p.follower ? node(face[a]) : mesh_.nodes[face[a]];

@@ -1,0 +1,25 @@
+// STRESS of a FINITE_ELEMENT body: element values, averaged at mesh nodes.
+#include "body/fem/point_stress.h"
+
+#include "material/hyperelastic.h"
+
+namespace solfec::body {
+
+std::array<double, 7> PointStress(const FeBody& fe, const Vec3& X, double eps) {
+  std::array<double, 7> sum{};
+  int count = 0;
+  for (const auto& [e, xi] : fe.ElementsAtPoint(X, eps)) {
+    const Mat3 F = fe.DeformationGradient(e, xi);
+    if (!F.allFinite()) continue;
+    const auto v = material::StressValues(material::Hyperelastic(fe.element_material(e)), F);
+    for (int i = 0; i < 7; ++i) sum[i] += v[i];
+    ++count;
+  }
+  if (count == 0)
+    return material::StressValues(material::Hyperelastic(fe.MaterialAt(X)),
+                                  fe.DeformationGradient(X));
+  for (double& s : sum) s /= count;
+  return sum;
+}
+
+}  // namespace solfec::body
