@@ -11,7 +11,7 @@ from . import _args as A
 from . import _solfec
 from .model import BODY, SOLFEC
 
-__all__ = ["DISPLAY_POINT", "RENDER", "REGISTER_CALLBACK", "ELLIP", "MESH_SPLIT",
+__all__ = ["DISPLAY_POINT", "RENDER", "REGISTER_CALLBACK", "MESH_SPLIT",
            "RT_SPLIT", "SIMPLIFIED_CRACK", "FIELD", "SICONOS_SOLVER", "HYBRID_SOLVER",
            "SOLFEC_EXPORT", "MBFCP_EXPORT", "FRACTURE_EXPORT_YAFFEMS", "BODY_MM_EXPORT"]
 
@@ -102,9 +102,6 @@ def _missing(name, instead):
     return routine
 
 
-ELLIP = _missing("ELLIP", "ellipsoid shapes are not supported; ELLIP_MESH meshes an ellipsoid "
-                 "for a FINITE_ELEMENT body; or use SPHERE, CONVEX or HULL shapes (SCALE a "
-                 "CONVEX approximation of a sphere for an ellipsoid)")
 MESH_SPLIT = _missing("MESH_SPLIT", "split the geometry before meshing, or use PARTITION to "
                       "split a FINITE_ELEMENT body into glued parts")
 RT_SPLIT = _missing("RT_SPLIT", "run-time splitting of FINITE_ELEMENT bodies is not supported")

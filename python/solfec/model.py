@@ -365,6 +365,11 @@ class BODY(_KnownMembers):
             form = "BC-MODAL"
         if kind == "FINITE_ELEMENT":
             A.choice(form, r, "form", _FORMS)
+            if any(o._kind == "ELLIP" for o in objs):
+                raise ValueError("BODY: an ELLIP shape cannot make a FINITE_ELEMENT body "
+                                 "(argument 'shape'), as in Solfec-1.0; use kind 'RIGID', "
+                                 "'PSEUDO_RIGID' or 'OBSTACLE', or mesh the ellipsoid with "
+                                 "ELLIP_MESH")
             if mesh is None and any(o._kind in ("CONVEX", "SPHERE") for o in objs):
                 raise ValueError("BODY: a FINITE_ELEMENT body with a CONVEX or SPHERE shape "
                                  "needs a background MESH (argument 'mesh') that contains it")

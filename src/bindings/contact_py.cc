@@ -12,6 +12,7 @@
 
 #include "base/errors.h"
 #include "bindings/bindings.h"
+#include "contact/ellipsoid_contact.h"
 #include "contact/shape_overlap.h"
 #include "domain/domain.h"
 
@@ -89,6 +90,31 @@ void DefineContact(py::module_& m) {
   m.def("shapes_overlap", &contact::ShapesOverlap, py::arg("a"), py::arg("b"), py::arg("gap"),
         py::arg("epsilon"),
         "whether a piece of a and a piece of b make a contact with gap <= `gap` (OVERLAPPING)");
+  m.def("piece_contact",
+        [](const geometry::Shape& a, int pa, const geometry::Shape& b, int pb,
+           double epsilon) -> py::object {
+          auto count = [](const geometry::Shape& s) {
+            return static_cast<int>(s.convexes.size() + s.spheres.size() + s.ellipsoids.size());
+          };
+          if (pa < 0 || pa >= count(a) || pb < 0 || pb >= count(b))
+            throw InputError("piece_contact: piece index out of range (arguments 'pa', 'pb')");
+          const int ea = static_cast<int>(a.convexes.size() + a.spheres.size());
+          const int eb = static_cast<int>(b.convexes.size() + b.spheres.size());
+          if (pa < ea && pb < eb)
+            throw InputError("piece_contact: one of the pieces must be an ellipsoid");
+          const auto g = contact::EllipsoidPiecePair(a, pa, b, pb, epsilon);
+          if (!g) return py::none();
+          py::dict r;
+          r["point"] = py::make_tuple(g->point.x(), g->point.y(), g->point.z());
+          r["normal"] = py::make_tuple(g->normal.x(), g->normal.y(), g->normal.z());
+          r["gap"] = g->gap;
+          r["area"] = g->area;
+          r["surfaces"] = py::make_tuple(g->surf1, g->surf2);
+          return r;
+        },
+        py::arg("a"), py::arg("pa"), py::arg("b"), py::arg("pb"), py::arg("epsilon"),
+        "the contact of piece pa of a with piece pb of b, one an ellipsoid (pieces: convexes, "
+        "spheres, ellipsoids), normal from a into b; None when apart by epsilon or more");
   m.def("set_contact_method",
         [](Domain& d, const std::string& method, double margin, double depth_fraction) {
           if (method == "OVERLAP") d.node_to_face.method = contact::ContactMethod::kOverlap;

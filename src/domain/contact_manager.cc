@@ -13,6 +13,7 @@
 #include "contact/broad_phase.h"
 #include "contact/contact_frame.h"
 #include "contact/contact_patch.h"
+#include "contact/ellipsoid_contact.h"
 #include "contact/narrow_phase.h"
 #include "contact/sparsify.h"
 #include "domain/domain.h"
@@ -28,13 +29,16 @@ using geometry::Shape;
 
 namespace {
 
+// Pieces: convexes, then spheres, then ellipsoids.
 int NumPieces(const Shape& s) {
-  return static_cast<int>(s.convexes.size() + s.spheres.size());
+  return static_cast<int>(s.convexes.size() + s.spheres.size() + s.ellipsoids.size());
 }
 
 geometry::Aabb PieceBounds(const Shape& s, int p) {
   const int nc = static_cast<int>(s.convexes.size());
-  return p < nc ? s.convexes[p].Bounds() : s.spheres[p - nc].Bounds();
+  const int ns = nc + static_cast<int>(s.spheres.size());
+  return p < nc ? s.convexes[p].Bounds()
+                : p < ns ? s.spheres[p - nc].Bounds() : s.ellipsoids[p - ns].Bounds();
 }
 
 // Contact of piece pa of shape a with piece pb of shape b (normal from a into b): pieces
@@ -50,6 +54,12 @@ std::vector<ContactGeometry> DetectPair(const Shape& a, int pa, const Shape& b, 
                                         double eps, int max_points, bool meshes = false) {
   const int na = static_cast<int>(a.convexes.size());
   const int nb = static_cast<int>(b.convexes.size());
+  const int ea = na + static_cast<int>(a.spheres.size());
+  const int eb = nb + static_cast<int>(b.spheres.size());
+  if (pa >= ea || pb >= eb) {  // an ellipsoid (contact/ellipsoid_contact.h)
+    std::optional<ContactGeometry> e = contact::EllipsoidPiecePair(a, pa, b, pb, eps);
+    return e ? std::vector<ContactGeometry>{*e} : std::vector<ContactGeometry>{};
+  }
   std::optional<ContactGeometry> g;
   if (pa < na && pb < nb)
     return contact::ConvexConvexPatch(a.convexes[pa], b.convexes[pb], eps, max_points,

@@ -59,7 +59,7 @@ hid_t BodyDefType() {
   F(T, young, d), F(T, poisson, d), F(T, density, d);
   F(T, label_start, l), F(T, label_len, l), F(T, material_start, l), F(T, material_len, l);
   F(T, convex_start, l), F(T, convex_count, l), F(T, sphere_start, l), F(T, sphere_count, l);
-  F(T, mesh_start, l), F(T, mesh_count, l);
+  F(T, mesh_start, l), F(T, mesh_count, l), F(T, ellipsoid_start, l), F(T, ellipsoid_count, l);
   return t;
 }
 
@@ -85,6 +85,15 @@ hid_t SphereType() {
   const hid_t t = H5Tcreate(H5T_COMPOUND, sizeof(T));
   F(T, body, H5T_NATIVE_INT64), A(T, center, H5T_NATIVE_DOUBLE, 3);
   F(T, radius, H5T_NATIVE_DOUBLE), F(T, volid, H5T_NATIVE_INT32), F(T, surfid, H5T_NATIVE_INT32);
+  return t;
+}
+
+hid_t EllipsoidType() {
+  using T = EllipsoidRow;
+  const hid_t t = H5Tcreate(H5T_COMPOUND, sizeof(T));
+  const hid_t d = H5T_NATIVE_DOUBLE;
+  F(T, body, H5T_NATIVE_INT64), A(T, center, d, 3), A(T, radii, d, 3), A(T, rot, d, 9);
+  F(T, volid, H5T_NATIVE_INT32), F(T, surfid, H5T_NATIVE_INT32);
   return t;
 }
 
@@ -123,7 +132,7 @@ const RecordTypes& Types() {
   static const RecordTypes types = {
       FrameType(), BodyStateType(), ConstraintDefType(), ConstraintStateType(), BodyDefType(),
       ConvexType(), FaceType(),     SphereType(),        MeshType(),            MeshElementType(),
-      MeshFaceType()};
+      MeshFaceType(), EllipsoidType()};
   return types;
 }
 

@@ -104,6 +104,7 @@ struct BodyDefRow {
   int64_t convex_start = 0, convex_count = 0;
   int64_t sphere_start = 0, sphere_count = 0;
   int64_t mesh_start = 0, mesh_count = 0;
+  int64_t ellipsoid_start = 0, ellipsoid_count = 0;  // rows of /shapes/ellipsoids
 };
 
 struct ConvexRow {
@@ -122,6 +123,13 @@ struct SphereRow {
   int64_t body = 0;
   double center[3] = {0, 0, 0};
   double radius = 0;
+  int32_t volid = 0, surfid = 0;
+};
+
+// Referential ellipsoid (ELLIP): rot row by row (column i: direction of radii[i]).
+struct EllipsoidRow {
+  int64_t body = 0;
+  double center[3] = {0, 0, 0}, radii[3] = {0, 0, 0}, rot[9] = {0};
   int32_t volid = 0, surfid = 0;
 };
 
@@ -144,7 +152,7 @@ struct MeshFaceRow {
 // HDF5 compound types of the records (created once, never freed).
 struct RecordTypes {
   hid_t frame, body_state, constraint_def, constraint_state, body_def, convex, face, sphere, mesh, mesh_element,
-      mesh_face;
+      mesh_face, ellipsoid;
 };
 const RecordTypes& Types();
 

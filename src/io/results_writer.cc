@@ -205,6 +205,7 @@ void ResultsWriter::CreateLayout(const domain::Domain& d) {
   face_.Create(shapes, "faces", t.face, 0, kShapeChunk, true, kStaticLevel);
   face_vertices_.Create(shapes, "face_vertices", H5T_NATIVE_INT32, 0, 4096, true, kStaticLevel);
   sphere_.Create(shapes, "spheres", t.sphere, 0, 256, true, kStaticLevel);
+  ellipsoid_.Create(shapes, "ellipsoids", t.ellipsoid, 0, 256, true, kStaticLevel);
   mesh_.Create(shapes, "meshes", t.mesh, 0, 16, true, kStaticLevel);
   mesh_element_.Create(shapes, "mesh_elements", t.mesh_element, 0, 1024, true, kStaticLevel);
   mesh_face_.Create(shapes, "mesh_faces", t.mesh_face, 0, 1024, true, kStaticLevel);
@@ -272,6 +273,10 @@ void ResultsWriter::OpenLayout() {
   face_.Open(shapes, "faces", t.face);
   face_vertices_.Open(shapes, "face_vertices", H5T_NATIVE_INT32);
   sphere_.Open(shapes, "spheres", t.sphere);
+  if (H5Lexists(shapes, "ellipsoids", H5P_DEFAULT) > 0)  // (files written before ELLIP lack it)
+    ellipsoid_.Open(shapes, "ellipsoids", t.ellipsoid);
+  else
+    ellipsoid_.Create(shapes, "ellipsoids", t.ellipsoid, 0, 256, true, kStaticLevel);
   mesh_.Open(shapes, "meshes", t.mesh);
   mesh_element_.Open(shapes, "mesh_elements", t.mesh_element);
   mesh_face_.Open(shapes, "mesh_faces", t.mesh_face);
@@ -319,7 +324,8 @@ void ResultsWriter::MendEndOfAllocation() {
   haddr_t end = 0;
   for (const H5Table* t : {&frame_, &body_state_, &q_, &u_, &constraint_, &constraint_def_,
                            &def_, &labels_, &convex_, &vertices_, &face_, &face_vertices_,
-                           &sphere_, &mesh_, &mesh_element_, &mesh_face_, &bases_})
+                           &sphere_, &mesh_, &mesh_element_, &mesh_face_, &bases_,
+                           &ellipsoid_})
     end = std::max(end, t->TailEndPast(eoa));
   if (end > eoa)
     H5Check(H5Fincrement_filesize(file_, end - eoa), "mend the end of '" + path_ + "'");
@@ -357,7 +363,7 @@ void ResultsWriter::Close() {
 void ResultsWriter::CloseTables() {
   for (H5Table* t : {&frame_, &body_state_, &q_, &u_, &constraint_, &constraint_def_, &def_,
                      &labels_, &convex_, &vertices_, &face_, &face_vertices_, &sphere_, &mesh_,
-                     &mesh_element_, &mesh_face_, &bases_})
+                     &mesh_element_, &mesh_face_, &bases_, &ellipsoid_})
     t->Close();
   if (count_ >= 0) H5Dclose(count_);
   count_ = -1;
@@ -431,6 +437,18 @@ void ResultsWriter::StageDefinition(const body::Body& b) {
     sr.surfid = sp.surfid;
     S.spheres.push_back(sr);
   }
+  r.ellipsoid_start = S.ellipsoid0 + static_cast<int64_t>(S.ellipsoids.size());
+  r.ellipsoid_count = static_cast<int64_t>(s.ellipsoids.size());
+  for (const geometry::Ellipsoid& e : s.ellipsoids) {
+    EllipsoidRow er;
+    er.body = b.id();
+    Copy3(e.center, er.center);
+    Copy3(e.radii, er.radii);
+    for (int k = 0; k < 9; ++k) er.rot[k] = e.rot(k / 3, k % 3);
+    er.volid = e.volid;
+    er.surfid = e.surfid;
+    S.ellipsoids.push_back(er);
+  }
   // FINITE_ELEMENT bodies: the referential mesh (node order = the order of q and u) is stored
   // as the body's mesh, next to its per-element convexes (docs/output.md).
   std::vector<const geometry::Mesh*> meshes;
@@ -497,6 +515,7 @@ void ResultsWriter::WriteDefinitions() {
   face_.Write(S.face0, S.faces.data(), S.faces.size());
   face_vertices_.Write(S.fv0, S.face_vertices.data(), S.face_vertices.size());
   sphere_.Write(S.sphere0, S.spheres.data(), S.spheres.size());
+  ellipsoid_.Write(S.ellipsoid0, S.ellipsoids.data(), S.ellipsoids.size());
   mesh_.Write(S.mesh0, S.meshes.data(), S.meshes.size());
   mesh_element_.Write(S.element0, S.elements.data(), S.elements.size());
   mesh_face_.Write(S.mface0, S.mesh_faces.data(), S.mesh_faces.size());
@@ -578,6 +597,7 @@ void ResultsWriter::WriteFrame(const domain::Domain& d, int newbods, int delbods
       st_.face0 = start(face_);
       st_.fv0 = start(face_vertices_);
       st_.sphere0 = start(sphere_);
+      st_.ellipsoid0 = start(ellipsoid_);
       st_.mesh0 = start(mesh_);
       st_.element0 = start(mesh_element_);
       st_.mface0 = start(mesh_face_);

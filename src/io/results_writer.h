@@ -100,6 +100,7 @@ class ResultsWriter {
   H5Table frame_, body_state_, q_, u_, constraint_, constraint_def_;
   H5Table def_, labels_, convex_, vertices_, face_, face_vertices_, sphere_, mesh_,
       mesh_element_, mesh_face_;
+  H5Table ellipsoid_;  // /shapes/ellipsoids (ELLIP)
   H5Table bases_;  // /shapes/bases: reduced bases of BC-RO/BC-MODAL bodies (docs/output.md)
   int64_t frames_ = 0, body_rows_ = 0, q_rows_ = 0, u_rows_ = 0, con_rows_ = 0, def_rows_ = 0;
   int64_t con_def_rows_ = 0;  // extent of /constraints/table
@@ -122,13 +123,14 @@ class ResultsWriter {
     std::vector<FaceRow> faces;
     std::vector<int32_t> face_vertices;
     std::vector<SphereRow> spheres;
+    std::vector<EllipsoidRow> ellipsoids;
     std::vector<MeshRow> meshes;
     std::vector<MeshElementRow> elements;
     std::vector<MeshFaceRow> mesh_faces;
     std::vector<double> bases;  // records [id, form, 3N, n, E column-wise, evals]
     // first rows of the tables (extent when staging started)
     int64_t label0 = 0, convex0 = 0, vertex0 = 0, face0 = 0, fv0 = 0, sphere0 = 0, mesh0 = 0,
-            element0 = 0, mface0 = 0, base0 = 0;
+            element0 = 0, mface0 = 0, base0 = 0, ellipsoid0 = 0;
   } st_;
   // The frame whose deflated blocks are being encoded (at most one).
   struct Pending {
