@@ -277,3 +277,23 @@ def test_xdmf_export_puts_the_ellipsoid_surface_where_the_body_is(outdir):
     assert len(V) > 100
     level = np.linalg.norm(((V - x) @ Rc) / (0.2, 0.15, 0.1), axis=1)
     assert np.allclose(level, 1.0, atol=1e-12)  # every exported vertex on the ellipsoid
+
+
+def test_overlapping_and_split_take_ellipsoids():
+    # OVERLAPPING: an ellipsoid overlaps a box when its support reaches into it (here the
+    # lowest point of the ellipsoid, z = c - sqrt(Q_zz), against the box top z = 0).
+    floor = slab(top=0.0)
+    R = rotation((1, 0, 0), 40)
+    Qzz = (R @ np.diag([0.3, 0.2, 0.1]) ** 2 @ R.T)[2, 2]
+    near = ELLIP((0, 0, math.sqrt(Qzz) - 1e-3), (0.3, 0.2, 0.1), 1, 1)
+    far = ELLIP((1, 0, math.sqrt(Qzz) + 1e-3), (0.3, 0.2, 0.1), 1, 1)
+    for e in (near, far):
+        ROTATE(e, e.center, (1, 0, 0), 40)
+    kept = OVERLAPPING(floor, [near, far])
+    assert isinstance(kept, ELLIP) and kept.center[0] == 0
+    assert OVERLAPPING(floor, COPY(kept), gap=-0.9e-3) is not None  # 1 mm deep
+    assert OVERLAPPING(floor, COPY(kept), gap=-1.1e-3) is None
+    # SPLIT puts an ellipsoid whole on the side of its centre
+    below, above = SPLIT(kept, (0, 0, 0.5), (0, 0, 1))
+    assert above is None and isinstance(below, ELLIP)
+    assert np.allclose(below.radii, (0.3, 0.2, 0.1))
