@@ -255,12 +255,11 @@ SupportGap ConvexEllipsoidDistance(const geometry::Convex& a, const geometry::El
     consider(score(ConvexFaceNormal(a, f, &offset)));
   }
   // Vertices (a point against the ellipsoid) and edges (a point, the normal kept normal to
-  // the edge): the exact score of their maximisers.
+  // the edge): the exact score of their maximisers; a point inside the ellipsoid may have
+  // several local maxima: the axes of the ellipsoid are tried as starts too.
   for (const Vec3& v : a.vertices) {
     const SmoothSupport P{v, Mat3::Zero()};
-    const Vec3 d = E.center - v;
-    const SupportGap s = MaximizeSupportGap(P, E, d.norm() > 0.0 ? d : Vec3(Vec3::UnitZ()));
-    consider(score(s.normal));
+    consider(score(SmoothSignedDistance(P, E, nullptr, &b.rot).normal));
   }
   std::map<std::pair<int, int>, bool> seen;
   for (const geometry::ConvexFace& face : a.faces) {
@@ -275,6 +274,13 @@ SupportGap ConvexEllipsoidDistance(const geometry::Convex& a, const geometry::El
       const SmoothSupport P{mid, Mat3::Zero()};
       const SupportGap s = MaximizeSupportGap(P, E, E.center - mid, &e);
       consider(score(s.normal));
+      if (s.gap >= 0.0) continue;
+      for (int c = 0; c < 3; ++c)
+        for (double sign : {1.0, -1.0}) {
+          const Vec3 n0 = sign * b.rot.col(c);
+          if (n0.cross(e).norm() < 1e-6 * e.norm()) continue;  // along the edge
+          consider(score(MaximizeSupportGap(P, E, n0, &e).normal));
+        }
     }
   }
   return best;

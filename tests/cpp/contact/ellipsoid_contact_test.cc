@@ -144,5 +144,37 @@ TEST(EllipsoidContactTest, TwoEllipsoidsGiveTheMaximalSupportGapAndACommonNormal
   }
 }
 
+// Random ellipsoids about a box (faces, edges, corners; apart and overlapping): the convex
+// result is the maximum of the exact gap f(n) = min_E n.y - max_box n.x over a dense set of
+// directions (never below it, above it by at most the sampling error).
+TEST(EllipsoidContactTest, ConvexEllipsoidIsTheMaximalGapAboutABox) {
+  const Convex box = Box(Vec3(0, 0, 0), Vec3(1, 0.6, 0.4), 0);
+  std::mt19937 rng(7);
+  std::uniform_real_distribution<double> U(-0.4, 1.4), R(0.05, 0.3), A(0.0, kPi);
+  std::vector<Vec3> dirs;
+  const int m = 200;
+  for (int i = 0; i < m; ++i)
+    for (int j = 1; j < m; ++j) {
+      const double u = 2 * kPi * i / m, v = -kPi / 2 + kPi * j / m;
+      dirs.emplace_back(std::cos(u) * std::cos(v), std::sin(u) * std::cos(v), std::sin(v));
+    }
+  dirs.push_back(Vec3::UnitZ());
+  dirs.push_back(-Vec3::UnitZ());
+  for (int k = 0; k < 40; ++k) {
+    const Ellipsoid e = MakeEllipsoid(Vec3(U(rng), U(rng) * 0.6, U(rng) * 0.4),
+                                      Vec3(R(rng), R(rng), R(rng)),
+                                      AxisAngle(Vec3(U(rng), U(rng), U(rng)), A(rng)));
+    const SupportGap s = ConvexEllipsoidDistance(box, e);
+    double fmax = -1e300;
+    for (const Vec3& n : dirs) {
+      double h = -1e300;
+      for (const Vec3& v : box.vertices) h = std::max(h, n.dot(v));
+      fmax = std::max(fmax, n.dot(e.Support(-n)) - h);
+    }
+    EXPECT_GE(s.gap, fmax - 1e-12) << k;
+    EXPECT_LE(s.gap, fmax + 2e-3) << k;  // sampling step pi/200: error ~ (pi/200)^2 r
+  }
+}
+
 }  // namespace
 }  // namespace solfec::contact
