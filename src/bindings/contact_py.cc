@@ -5,9 +5,7 @@
 
 #include <algorithm>
 #include <cmath>
-#include <map>
 #include <string>
-#include <tuple>
 #include <vector>
 
 #include "base/errors.h"
@@ -22,14 +20,7 @@ namespace solfec::bindings {
 
 namespace {
 
-using contact::NodeFaceContact;
 using domain::Domain;
-
-std::vector<body::Body*> Bodies(Domain& d) {
-  std::vector<body::Body*> out;
-  for (const auto& b : d.bodies()) out.push_back(b.get());
-  return out;
-}
 
 // The stage times [s] of node-to-face stats (refresh, octree, bvh, local) into `r`.
 void PutStages(const contact::NodeToFaceStats& s, py::dict& r) {
@@ -59,29 +50,6 @@ py::dict StatsDict(const contact::NodeToFace& n) {
   r["accumulated_stages"] = stages;
   r["searches"] = n.searches();
   return r;
-}
-
-// (master id, slave id, node, face) of each contact.
-std::vector<std::tuple<Id, Id, int, int>> Keys(const std::vector<NodeFaceContact>& cs) {
-  std::vector<std::tuple<Id, Id, int, int>> k;
-  for (const auto& c : cs) k.emplace_back(c.master->id(), c.slave->id(), c.node, c.face);
-  return k;
-}
-
-// The search method named `name` (`routine` names the caller in the error).
-contact::SearchMethod ParseSearchMethod(const std::string& routine, const std::string& name) {
-  using contact::SearchMethod;
-  static const std::map<std::string, SearchMethod> methods = {
-      {"THREE_STAGE", SearchMethod::kThreeStage},
-      {"CLASSIC_BVH", SearchMethod::kClassicBvh},
-      {"BRUTE_FORCE", SearchMethod::kBruteForce},
-      {"BRUTE_FORCE_BOXED", SearchMethod::kBruteForceBoxed}};
-  const auto it = methods.find(name);
-  if (it == methods.end())
-    throw InputError(routine + ": unknown method '" + name +
-                     "' (argument 'method'); use 'THREE_STAGE', 'CLASSIC_BVH', "
-                     "'BRUTE_FORCE' or 'BRUTE_FORCE_BOXED'");
-  return it->second;
 }
 
 }  // namespace
@@ -130,7 +98,8 @@ void DefineContact(py::module_& m) {
     return d.node_to_face.enabled() ? "NODE_TO_FACE" : "OVERLAP";
   });
   // Timings [s] and counts of the last node-to-face search, and the accumulated search time
-  // (process CPU) and stage times (wall clock) since the last reset.
+  // (process CPU) and stage times (wall clock) since the last reset. (The reference searches
+  // that benchmarks compare are in tests: tests/benchmarks/reference_searches_py.cc.)
   m.def("node_to_face_stats", [](const Domain& d) { return StatsDict(d.node_to_face); });
   // The skin of the three-stage search's temporal coherence (NodeToFaceOptions::skin, a
   // fraction of the mean face diameter; 0: none): benchmarks time the search without it.
@@ -140,36 +109,6 @@ void DefineContact(py::module_& m) {
     d.node_to_face.options.skin = skin;
   });
   m.def("node_to_face_reset_timer", [](Domain& d) { d.node_to_face.ResetAccumulated(); });
-  // Runs one node-to-face search on the current configuration `repeat` times (method
-  // 'THREE_STAGE', 'CLASSIC_BVH', 'BRUTE_FORCE' or 'BRUTE_FORCE_BOXED'): the least process
-  // CPU time, the stats of the last run and the contacts as (master, slave, node, face).
-  m.def(
-      "node_to_face_search",
-      [](Domain& d, const std::string& method, int repeat) {
-        const contact::SearchMethod sm = ParseSearchMethod("node_to_face_search", method);
-        const auto bodies = Bodies(d);
-        const contact::NodeToFaceFilters f{&d.excluded_bodies, &d.excluded_surfaces};
-        std::vector<NodeFaceContact> found;
-        double best = 1e300;
-        for (int i = 0; i < std::max(1, repeat); ++i) {
-          found = d.node_to_face.SearchWith(sm, bodies, d.step(), f);
-          best = std::min(best, d.node_to_face.stats().total);
-        }
-        py::dict r;
-        r["time"] = best;
-        r["contacts"] = Keys(found);
-        r["stats"] = StatsDict(d.node_to_face);
-        return r;
-      },
-      py::arg("domain"), py::arg("method") = "THREE_STAGE", py::arg("repeat") = 1);
-  // The search method of the steps (benchmarks: each method timed over a run of its own, as
-  // the paper's Table 3; all give the same contacts, so the runs are identical).
-  m.def(
-      "node_to_face_run_method",
-      [](Domain& d, const std::string& method) {
-        d.node_to_face.run_method = ParseSearchMethod("node_to_face_run_method", method);
-      },
-      py::arg("domain"), py::arg("method"));
 }
 
 }  // namespace solfec::bindings

@@ -6,6 +6,7 @@
 #include <functional>
 #include <limits>
 #include <string>
+#include <variant>
 
 #include "base/time_series.h"
 #include "base/types.h"
@@ -26,13 +27,29 @@ enum class SpringUpdate { kFollower, kFixed, kConvected1, kConvected2 };
 // Spring force f(stroke, stroke velocity) [N]; > 0 increases the stroke (pushes apart).
 using SpringFunction = std::function<double(double, double)>;
 
+// Where a contact comes from. An overlap contact: the two shape pieces that touch (a piece
+// is the convex index, or the number of convexes plus the sphere index). A node-to-face
+// contact (contact/node_to_face.h): a slave mesh node of body2 (its referential point is X2)
+// against a face of body1's contact surface. Constraints other than contacts have the piece
+// pair (-1, -1).
+struct PiecePair {
+  int piece1 = -1, piece2 = -1;  // of body1, of body2
+  bool operator==(const PiecePair&) const = default;
+};
+struct NodeFace {
+  int node = -1;  // slave (body2) mesh node
+  int face = -1;  // master (body1) contact-surface face
+  bool operator==(const NodeFace&) const = default;
+};
+using ContactSource = std::variant<PiecePair, NodeFace>;
+
 struct Constraint {
   Id id = kNoId;
   ConstraintKind kind = ConstraintKind::kContact;
   body::Body* body1 = nullptr;  // master (contact normal points from body1 to body2)
   body::Body* body2 = nullptr;  // slave; null for single-body constraints
   Vec3 X1 = Vec3::Zero(), X2 = Vec3::Zero();  // referential points on body1, body2
-  int piece1 = -1, piece2 = -1;               // shape pieces (contacts)
+  ContactSource source;                       // contacts: piece pair or node-face pair
   body::MeshFacePoint face1;  // node-to-face on a mesh master: X1 as face nodes and weights
 
   Vec3 point = Vec3::Zero();                  // current spatial point (RIGLNK: on body1)
@@ -72,13 +89,17 @@ struct Constraint {
   double spring_hi = std::numeric_limits<double>::infinity();
 };
 
-// Node-to-face contacts (contact/node_to_face.h) are marked by piece1 = -2 - face (of the
-// master's surface) and piece2 = -2 - node (the slave's mesh node, whose referential point
-// is X2); overlap contacts have pieces >= 0.
+// A node-to-face contact (its source is a NodeFace).
 inline bool IsNodeToFace(const Constraint& c) {
-  return c.kind == ConstraintKind::kContact && c.piece2 <= -2;
+  return c.kind == ConstraintKind::kContact && std::holds_alternative<NodeFace>(c.source);
 }
+// The piece pair of an overlap contact or of another constraint (std::bad_variant_access
+// for a node-to-face contact).
+inline const PiecePair& Pieces(const Constraint& c) { return std::get<PiecePair>(c.source); }
 // The slave mesh node of a node-to-face contact (-1 for any other constraint).
-inline int SlaveNode(const Constraint& c) { return IsNodeToFace(c) ? -2 - c.piece2 : -1; }
+inline int SlaveNode(const Constraint& c) {
+  const NodeFace* nf = std::get_if<NodeFace>(&c.source);
+  return nf && c.kind == ConstraintKind::kContact ? nf->node : -1;
+}
 
 }  // namespace solfec::contact

@@ -10,14 +10,24 @@ Vec3 Get3(const double* p) { return Vec3(p[0], p[1], p[2]); }
 
 }  // namespace
 
+SourceColumns ColumnsOf(const ContactSource& s) {
+  if (const NodeFace* nf = std::get_if<NodeFace>(&s)) return {-2 - nf->face, -2 - nf->node};
+  const PiecePair& p = std::get<PiecePair>(s);
+  return {p.piece1, p.piece2};
+}
+
+ContactSource SourceOfColumns(int piece1, int piece2) {
+  if (piece2 <= -2) return NodeFace{-2 - piece2, -2 - piece1};
+  return PiecePair{piece1, piece2};
+}
+
 ConstraintRecord RecordOf(const Constraint& c) {
   ConstraintRecord r;
   r.id = c.id;
   r.kind = c.kind;
   r.body1 = c.body1 ? c.body1->id() : kNoId;
   r.body2 = c.body2 ? c.body2->id() : kNoId;
-  r.piece1 = c.piece1;
-  r.piece2 = c.piece2;
+  r.source = c.source;
   r.surf1 = c.surf1;
   r.surf2 = c.surf2;
   r.X1 = c.X1;
@@ -59,8 +69,7 @@ void SetIdentityAndState(const ConstraintRecord& r, body::Body* body1, body::Bod
   c.kind = r.kind;
   c.body1 = body1;
   c.body2 = body2;
-  c.piece1 = r.piece1;
-  c.piece2 = r.piece2;
+  c.source = r.source;
   c.surf1 = r.surf1;
   c.surf2 = r.surf2;
   c.X1 = r.X1;
@@ -69,7 +78,7 @@ void SetIdentityAndState(const ConstraintRecord& r, body::Body* body1, body::Bod
   SetState(r, c);
 }
 
-// Layout: 0 id, 1 kind, 2 body1, 3 body2, 4 piece1, 5 piece2, 6 surf1, 7 surf2, 8 X1, 11 X2,
+// Layout: 0 id, 1 kind, 2 body1, 3 body2, 4 piece1, 5 piece2 (ColumnsOf), 6 surf1, 7 surf2, 8 X1, 11 X2,
 // 14 point, 17 point2, 20 base (column-wise), 29 area, 30 gap, 31 R, 34 U, 37 U_prev,
 // 40 merit, 41 age, 42 cohesive, 43 stroke, 44 face1 size, 45 face1 nodes, 49 face1 weights.
 void AppendFlatRecord(const ConstraintRecord& r, std::vector<double>& out) {
@@ -77,8 +86,9 @@ void AppendFlatRecord(const ConstraintRecord& r, std::vector<double>& out) {
   out.push_back(static_cast<double>(static_cast<int>(r.kind)));
   out.push_back(static_cast<double>(r.body1));
   out.push_back(static_cast<double>(r.body2));
-  out.push_back(r.piece1);
-  out.push_back(r.piece2);
+  const SourceColumns columns = ColumnsOf(r.source);
+  out.push_back(columns.piece1);
+  out.push_back(columns.piece2);
   out.push_back(r.surf1);
   out.push_back(r.surf2);
   Put(out, r.X1);
@@ -106,8 +116,7 @@ ConstraintRecord ReadFlatRecord(const double* p) {
   r.kind = static_cast<ConstraintKind>(static_cast<int>(p[1]));
   r.body1 = static_cast<Id>(p[2]);
   r.body2 = static_cast<Id>(p[3]);
-  r.piece1 = static_cast<int>(p[4]);
-  r.piece2 = static_cast<int>(p[5]);
+  r.source = SourceOfColumns(static_cast<int>(p[4]), static_cast<int>(p[5]));
   r.surf1 = static_cast<int>(p[6]);
   r.surf2 = static_cast<int>(p[7]);
   r.X1 = Get3(p + 8);

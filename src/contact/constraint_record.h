@@ -13,11 +13,11 @@ namespace solfec::contact {
 
 struct ConstraintRecord {
   // Identity: fixed over the constraint's life, except that a node-to-face contact may move
-  // to another face (pieces, X1, face1) and cohesion may break.
+  // to another face (source, X1, face1) and cohesion may break.
   Id id = kNoId;
   ConstraintKind kind = ConstraintKind::kContact;
   Id body1 = kNoId, body2 = kNoId;  // body ids, kNoId for none
-  int piece1 = -1, piece2 = -1;
+  ContactSource source;
   int surf1 = 0, surf2 = 0;
   Vec3 X1 = Vec3::Zero(), X2 = Vec3::Zero();
   body::MeshFacePoint face1;
@@ -31,6 +31,15 @@ struct ConstraintRecord {
   bool cohesive = false;
   double stroke = 0.0;
 };
+
+// A contact's source as the two int columns `piece1`, `piece2` of the results file
+// (docs/output.md) and of the flat record: a piece pair as it is (-1 for none), a node-face
+// pair as piece1 = -2 - face, piece2 = -2 - node. The only place of that encoding.
+struct SourceColumns {
+  int piece1 = -1, piece2 = -1;
+};
+SourceColumns ColumnsOf(const ContactSource& s);
+ContactSource SourceOfColumns(int piece1, int piece2);
 
 ConstraintRecord RecordOf(const Constraint& c);
 

@@ -1,4 +1,4 @@
-// Three-stage node-to-face contact search and the bookkeeping of its contact constraints.
+// Three-stage node-to-face contact search.
 #include "contact/node_to_face.h"
 
 #include <time.h>
@@ -179,7 +179,7 @@ void NodeToFace::IndexHeld() {
   // One entry per run of previous contacts with one master (they come grouped by body pair:
   // a short list to sort), its deepest.
   held_.clear();
-  for (const PreviousGap& g : previous_) {
+  for (const HeldContact& g : previous_) {
     if (!(g.gap < 0.0)) continue;
     if (!held_.empty() && held_.back().first == g.master)
       held_.back().second = std::max(held_.back().second, -g.gap);
@@ -262,7 +262,7 @@ void NodeToFace::IndexPrevious() {
   Id slave = kNoId;
   int s = -1;
   for (int e = 0; e < static_cast<int>(previous_.size()); ++e) {
-    const PreviousGap& g = previous_[e];
+    const HeldContact& g = previous_[e];
     if (e == 0 || g.slave != slave) {
       slave = g.slave;
       const auto it = std::lower_bound(active_ids_.begin(), active_ids_.end(),
@@ -529,17 +529,17 @@ int NodeToFace::SkinCandidates(const std::vector<Pass>& passes) {
   return count;
 }
 
-int NodeToFace::Candidates(SearchMethod method, const std::vector<Pass>& passes) {
-  if (method == SearchMethod::kThreeStage && options.skin > 0.0) return SkinCandidates(passes);
-  // The hierarchies of this search's surfaces: the masters' face BVHs, and the slaves' node
-  // BVHs (three-stage) or face BVHs (classic).
-  fitted_.assign(active_.size(), 0);
-  for (const Pass& p : passes) {
-    active_[p.master]->FitFaces();
-    if (fitted_[p.slave]) continue;
-    fitted_[p.slave] = 1;
-    if (method == SearchMethod::kThreeStage) active_[p.slave]->FitNodes();
-    else active_[p.slave]->FitFaces();
+int NodeToFace::Candidates(const PairFinder* finder, const std::vector<Pass>& passes) {
+  if (!finder && options.skin > 0.0) return SkinCandidates(passes);
+  // The hierarchies of this search's surfaces: the masters' face BVHs and the slaves' node
+  // BVHs (a finder fits those it uses).
+  if (!finder) {
+    fitted_.assign(active_.size(), 0);
+    for (const Pass& p : passes) {
+      active_[p.master]->FitFaces();
+      if (!fitted_[p.slave]) active_[p.slave]->FitNodes();
+      fitted_[p.slave] = 1;
+    }
   }
   std::vector<Candidate>& out = candidates_;
   int count = 0;
@@ -557,23 +557,20 @@ int NodeToFace::Candidates(SearchMethod method, const std::vector<Pass>& passes)
       out[count] = {p, k, f};
       count += !bounds[f].FacedAwayBy(normals[k]);
     };
-    if (method == SearchMethod::kThreeStage) {
+    if (finder)
+      stats_.box_tests += finder->Pairs(*active_[passes[p].master], *active_[passes[p].slave],
+                                        emit);
+    else
       stats_.box_tests += TraversePairs(S.node_bvh(), M.face_bvh(), emit);
-      continue;
-    }
-    // Classic: slave face boxes (inflated, so they hold their nodes) against master ones.
-    const std::vector<int>& slot = S.slave_slots();
-    stats_.box_tests += TraversePairs(S.face_bvh(), M.face_bvh(), [&](int sf, int f) {
-      const SurfaceFace& face = S.faces()[sf];
-      for (int a = 0; a < face.size; ++a) emit(slot[face.vertices[a]], f);
-    });
   }
   return count;
 }
 
 const std::vector<NodeFaceContact>& NodeToFace::Search(const std::vector<Body*>& bodies,
-                                                       double h, const Filters& filters) {
-  const std::vector<NodeFaceContact>& out = SearchWith(run_method, bodies, h, filters);
+                                                       double h, const Filters& filters,
+                                                       const std::vector<HeldContact>& held) {
+  const std::vector<NodeFaceContact>& out =
+      SearchWith(pair_finder.get(), bodies, h, filters, held);
   accumulated_ += stats_.total;
   ++searches_;
   NodeToFaceStats& a = accumulated_stages_;
@@ -582,16 +579,27 @@ const std::vector<NodeFaceContact>& NodeToFace::Search(const std::vector<Body*>&
   return out;
 }
 
-const std::vector<NodeFaceContact>& NodeToFace::SearchWith(SearchMethod method,
+void NodeToFace::SetHeld(const std::vector<HeldContact>& held) {
+  previous_ = held;
+  max_previous_gap_ = 0.0;
+  min_previous_gap_ = std::numeric_limits<double>::infinity();
+  for (const HeldContact& c : held) {
+    max_previous_gap_ = std::max(max_previous_gap_, c.gap);
+    min_previous_gap_ = std::min(min_previous_gap_, c.gap);
+  }
+}
+
+const std::vector<NodeFaceContact>& NodeToFace::SearchWith(const PairFinder* finder,
                                                            const std::vector<Body*>& bodies,
-                                                           double h, const Filters& filters) {
+                                                           double h, const Filters& filters,
+                                                           const std::vector<HeldContact>& held) {
   CpuTimer total;
   stats_ = NodeToFaceStats();
-  const bool brute =
-      method == SearchMethod::kBruteForce || method == SearchMethod::kBruteForceBoxed;
+  SetHeld(held);
+  const bool brute = finder && finder->exhaustive();
   Refresh(bodies, h, !brute);
-  // Stage 1: octree over the surface boxes (faces inflated by the capture distance); brute
-  // force takes every pair of surfaces.
+  // Stage 1: octree over the surface boxes (faces inflated by the capture distance); an
+  // exhaustive finder takes every pair of surfaces.
   StageTimer timer;
   std::vector<std::pair<int, int>>& pairs = body_pairs_;
   pairs.clear();
@@ -626,22 +634,21 @@ const std::vector<NodeFaceContact>& NodeToFace::SearchWith(SearchMethod method,
   FaceProjection c;
   if (brute) {  // stages 2 and 3 at once: no candidate list (10^7 pairs and more)
     timer.Start();
-    const bool boxed = method == SearchMethod::kBruteForceBoxed;
+    const bool boxed = finder->box_check();
     for (const Pass& p : passes) {
-      const int nk = static_cast<int>(active_[p.slave]->slave_nodes().size());
-      const int nf = static_cast<int>(active_[p.master]->faces().size());
-      stats_.elementary_pairs += static_cast<long>(nk) * nf;
       const int begin = static_cast<int>(found_.size());
-      for (int k = 0; k < nk; ++k)
-        for (int f = 0; f < nf; ++f)
-          if (LocalTest(p.master, f, p.slave, k, h, boxed, c)) Keep(k, f, c);
+      stats_.box_tests +=
+          finder->Pairs(*active_[p.master], *active_[p.slave], [&](int k, int f) {
+            ++stats_.elementary_pairs;
+            if (LocalTest(p.master, f, p.slave, k, h, boxed, c)) Keep(k, f, c);
+          });
       ClosePass(p, begin);
     }
   } else {
-    // Stage 2: slave-node BVH (or slave-face BVH) against master-face BVH (Algorithm 1).
+    // Stage 2: slave-node BVH against master-face BVH (Algorithm 1), or the finder's pairs.
     timer.Start();
     const std::vector<Candidate>& candidates = candidates_;
-    const int nc = Candidates(method, passes);
+    const int nc = Candidates(finder, passes);
     stats_.elementary_pairs = nc;
     stats_.bvh = timer.Stop();
     // Stage 3: isoparametric projection of each candidate (the candidate's node lies in the
@@ -679,89 +686,6 @@ const std::vector<NodeFaceContact>& NodeToFace::SearchWith(SearchMethod method,
   stats_.contacts = static_cast<int>(results_.size());
   stats_.total = total.Stop();
   return results_;
-}
-
-namespace {
-
-void SetNodeFaceGeometry(Constraint& c, const NodeFaceContact& r, bool keep_tangent) {
-  const Vec3& n = r.projection.normal;
-  c.point = r.projection.point;
-  c.gap = r.projection.gap;
-  c.area = r.area;
-  OrientContactBase(c.base, n, keep_tangent);
-  c.piece1 = -2 - r.face;
-  c.piece2 = -2 - r.node;
-  c.X1 = r.master_ref;
-  c.face1 = r.master_face;
-  c.X2 = r.slave_ref;
-}
-
-}  // namespace
-
-void NodeToFace::UpdateConstraints(const std::vector<Body*>& bodies, double h,
-                                   std::list<Constraint>& constraints,
-                                   const std::function<void(Constraint)>& add,
-                                   const material::SurfaceMaterialTable& materials,
-                                   const Filters& filters) {
-  if (!enabled()) {
-    constraints.remove_if([](const Constraint& c) { return IsNodeToFace(c); });
-    return;
-  }
-  previous_.clear();
-  max_previous_gap_ = 0.0;
-  min_previous_gap_ = std::numeric_limits<double>::infinity();
-  for (const Constraint& c : constraints) {
-    if (!IsNodeToFace(c)) continue;
-    previous_.push_back({c.body1->id(), c.body2->id(), -2 - c.piece2, c.gap});
-    max_previous_gap_ = std::max(max_previous_gap_, c.gap);
-    min_previous_gap_ = std::min(min_previous_gap_, c.gap);
-  }
-  const std::vector<NodeFaceContact>& found = Search(bodies, h, filters);
-  // `found` is sorted by (master id, slave id, node), one entry a key (Search): an existing
-  // contact's entry is found by binary search.
-  const auto key_of = [](const NodeFaceContact& r) {
-    return Key{r.master->id(), r.slave->id(), r.node};
-  };
-  std::vector<bool> used(found.size(), false);
-  for (auto it = constraints.begin(); it != constraints.end();) {
-    if (!IsNodeToFace(*it)) {
-      ++it;
-      continue;
-    }
-    const Key key{it->body1->id(), it->body2->id(), SlaveNode(*it)};
-    const auto f = std::lower_bound(
-        found.begin(), found.end(), key,
-        [&](const NodeFaceContact& r, const Key& k) { return key_of(r) < k; });
-    const size_t i = static_cast<size_t>(f - found.begin());
-    if (f == found.end() || key_of(*f) != key || used[i]) {
-      it = constraints.erase(it);  // the node left the face (or its body is gone)
-      continue;
-    }
-    const NodeFaceContact& r = *f;
-    used[i] = true;
-    SetNodeFaceGeometry(*it, r, true);
-    if (it->surf1 != r.surf_master || it->surf2 != r.surf_slave) {
-      it->surf1 = r.surf_master;
-      it->surf2 = r.surf_slave;
-      it->material = materials.Find(it->surf1, it->surf2);
-    }
-    ++it->age;
-    ++it;
-  }
-  for (size_t i = 0; i < found.size(); ++i) {
-    if (used[i]) continue;
-    const NodeFaceContact& r = found[i];
-    Constraint c;
-    c.kind = ConstraintKind::kContact;
-    c.body1 = r.master;
-    c.body2 = r.slave;
-    c.surf1 = r.surf_master;
-    c.surf2 = r.surf_slave;
-    SetNodeFaceGeometry(c, r, false);
-    c.material = materials.Find(c.surf1, c.surf2);
-    c.cohesive = c.material && c.material->cohesion > 0.0;
-    add(std::move(c));
-  }
 }
 
 }  // namespace solfec::contact

@@ -1,41 +1,56 @@
 // Node-to-face contact (CONTACT_METHOD 'NODE_TO_FACE'): slave surface nodes of FE meshes
 // against master faces, found by the three-stage search of the paper (octree over bodies,
-// node BVH against face BVH, isoparametric projection), kept as contact constraints.
+// node BVH against face BVH, isoparametric projection). The search returns node-face pairs;
+// the contact manager (domain/contact_manager.h) makes and deletes their constraints.
 #pragma once
 
 #include <cstdint>
 #include <functional>
 #include <limits>
-#include <list>
 #include <map>
+#include <memory>
 #include <set>
-#include <tuple>
 #include <utility>
 #include <vector>
 
 #include "base/types.h"
 #include "body/body.h"
-#include "contact/constraint.h"
 #include "contact/contact_surface.h"
 #include "contact/face_projection.h"
 #include "contact/octree.h"
-#include "material/surface_material.h"
 
 namespace solfec::contact {
 
 enum class ContactMethod { kOverlap, kNodeToFace };
 
-// Ways of finding the node-face pairs (all give the same contacts; the domain uses the
-// three-stage search, the others are references for benchmarks and tests).
-enum class SearchMethod {
-  kThreeStage,  // octree over bodies, slave-node BVH (<= 8 nodes a leaf) against
-                // master-face BVH, local test
-  // Octree, then the paper's "classic" BVH: one hierarchy of (inflated) face boxes per
-  // surface, slave faces against master faces, every node of each overlapping slave face
-  // against the master face with the local test (the same node-face pair repeatedly).
-  kClassicBvh,
-  kBruteForce,       // every slave node against every master face: local test on each pair
-  kBruteForceBoxed,  // the same with the inflated-face-box rejection before the projection
+// Stage 2 of the search done another way: the node-face pairs of a (master, slave) surface
+// pair that go to the local test. The library's search is the three-stage one (octree over
+// bodies, slave-node BVH, <= 8 nodes a leaf, against master-face BVH); other ways, which
+// find the same contacts, are references for tests and benchmarks
+// (tests/cpp/contact/reference_searches.h).
+class PairFinder {
+ public:
+  virtual ~PairFinder() = default;
+  // Whether every pair of surfaces is a pass (no octree; every surface refreshed in full) and
+  // each pair is tested as it comes (brute force: 10^7 pairs and more, not listed).
+  virtual bool exhaustive() const { return false; }
+  // Of an exhaustive finder: the local test first rejects a node outside the face's inflated
+  // box (which the rest of the test implies).
+  virtual bool box_check() const { return false; }
+  // Calls pair(k, f) for node-face pairs of the pass, k a slave node (an index into
+  // slave.slave_nodes()) and f a master face; a pair may come more than once. The surfaces
+  // are refreshed (points, faces and their boxes; their hierarchies are fitted here if
+  // used). Returns the number of box tests made.
+  virtual long Pairs(ContactSurface& master, ContactSurface& slave,
+                     const std::function<void(int, int)>& pair) const = 0;
+};
+
+// An existing node-to-face contact, for the rule that keeps it (NodeToFaceOptions): the
+// slave node of `slave` against a face of `master`, and its gap.
+struct HeldContact {
+  Id master = kNoId, slave = kNoId;
+  int node = -1;
+  double gap = 0.0;
 };
 
 struct NodeToFaceOptions {
@@ -101,13 +116,11 @@ struct NodeToFaceFilters {
 
 class NodeToFace {
  public:
-  using Key = std::tuple<Id, Id, int>;  // (master id, slave id, slave node)
-
   ContactMethod method = ContactMethod::kOverlap;
   NodeToFaceOptions options;
-  // The way Search finds the node-face pairs (the three-stage search; the others, which give
-  // the same contacts, let benchmarks time each method over a run of its own).
-  SearchMethod run_method = SearchMethod::kThreeStage;
+  // Stage 2 of Search another way (null: the three-stage search): benchmarks time each way
+  // over a run of its own (all find the same contacts, so the runs are identical).
+  std::shared_ptr<const PairFinder> pair_finder;
 
   bool enabled() const { return method == ContactMethod::kNodeToFace; }
   // A bound of the margin of b as a slave (the gap at which its nodes come into contact
@@ -125,28 +138,21 @@ class NodeToFace {
 
   using Filters = NodeToFaceFilters;
 
-  // Refreshes the surfaces of the bodies (current geometry, u_free) and runs the search of
-  // run_method (existing contacts: those given to the last UpdateConstraints); adds its time
-  // to the accumulated time. Results sorted by (master id, slave id, node), one per (master,
-  // slave, node): of the faces passing the local test, the smallest |gap| (then the lowest
-  // face index). The list is kept here (its storage reused) until the next search.
+  // Refreshes the surfaces of the bodies (current geometry, u_free) and finds the node-face
+  // pairs in contact (stage 2 by pair_finder if set), `held` the existing contacts (the keep
+  // rule of NodeToFaceOptions); adds its time to the accumulated time. Results sorted by
+  // (master id, slave id, node), one per (master, slave, node): of the faces passing the
+  // local test, the smallest |gap| (then the lowest face index). The list is kept here (its
+  // storage reused) until the next search.
   const std::vector<NodeFaceContact>& Search(const std::vector<body::Body*>& bodies, double h,
-                                             const Filters& filters = {});
-  // The same search (refresh included) with another way of finding the node-face pairs;
-  // fills stats() but not the accumulated time.
-  const std::vector<NodeFaceContact>& SearchWith(SearchMethod method,
+                                             const Filters& filters = {},
+                                             const std::vector<HeldContact>& held = {});
+  // The same search (refresh included) with stage 2 by `finder` (null: the three-stage
+  // search); fills stats() but not the accumulated time.
+  const std::vector<NodeFaceContact>& SearchWith(const PairFinder* finder,
                                                  const std::vector<body::Body*>& bodies,
-                                                 double h, const Filters& filters = {});
-
-  // Replaces the node-to-face contacts in `constraints` by those of a new Search: a contact
-  // of the same (master, slave, node) keeps its reaction (age + 1, tangent kept continuous);
-  // others are erased (the node left the face) or added through `add` (which assigns ids).
-  // With OVERLAP every node-to-face contact is erased.
-  void UpdateConstraints(const std::vector<body::Body*>& bodies, double h,
-                         std::list<Constraint>& constraints,
-                         const std::function<void(Constraint)>& add,
-                         const material::SurfaceMaterialTable& materials,
-                         const Filters& filters = {});
+                                                 double h, const Filters& filters = {},
+                                                 const std::vector<HeldContact>& held = {});
 
   const NodeToFaceStats& stats() const { return stats_; }
   // Accumulated search time [s] (all Search calls, e.g. over a RUN) and the number of calls;
@@ -191,16 +197,16 @@ class NodeToFace {
   void Passes(const std::vector<std::pair<int, int>>& body_pairs, const Filters& filters,
               std::vector<Pass>& passes);
   struct Candidate { int pass, node, face; };
-  // Stage 2: the node-face pairs of the passes by the node BVH or the classic face BVH.
-  // They are written to candidates_ (never shrunk: a slot is written before the pair's test
-  // decides whether the count advances, no branch on it); returns their number.
-  int Candidates(SearchMethod method, const std::vector<Pass>& passes);
+  // Stage 2: the node-face pairs of the passes by the node BVH against the face BVH, or by
+  // `finder` if not null (not exhaustive). They are written to candidates_ (never shrunk: a
+  // slot is written before the pair's test decides whether the count advances, no branch on
+  // it); returns their number.
+  int Candidates(const PairFinder* finder, const std::vector<Pass>& passes);
   // The three-stage stage 2 with the skin (options.skin > 0): each pass's pairs as of the
   // snapshots, kept or traversed anew, then those with the node in the face's current box.
   int SkinCandidates(const std::vector<Pass>& passes);
   // Stage 3 for node k of surface s against face f of surface m; true when in contact, with
-  // the projection in p. `box_check`: first reject a node outside the face's inflated box
-  // (implied by the rest).
+  // the projection in p. `box_check`: first reject a node outside the face's inflated box.
   bool LocalTest(int m, int f, int s, int k, double h, bool box_check,
                  FaceProjection& p) const;
   // The local test's decision given the projection p of the node on the face.
@@ -230,16 +236,12 @@ class NodeToFace {
   std::vector<double> sink_;
   std::vector<std::pair<Id, double>> held_;  // (master id, depth), sorted (IndexHeld)
   double depth_cap_ = 0.0;                 // bound of the slaves' mean face diameters
-  // Existing contacts (the keep rule), set by UpdateConstraints, and their index for the
-  // current search: the entries of slave node k of active surface s are the chain
+  // Existing contacts (the keep rule), given to the search, and their index for it: the entries of slave node k of active surface s are the chain
   // previous_first_[previous_base_[s] + k], previous_next_[...] (an O(1) lookup per pair;
   // a hash map cost a bucket walk, a cache miss, for every pair beyond the margin).
-  struct PreviousGap {
-    Id master, slave;
-    int node;
-    double gap;
-  };
-  std::vector<PreviousGap> previous_;
+  std::vector<HeldContact> previous_;
+  // previous_ and its gap bounds from the existing contacts of a search.
+  void SetHeld(const std::vector<HeldContact>& held);
   std::vector<int> previous_base_, previous_first_, previous_next_;
   std::vector<std::pair<Id, int>> active_ids_;  // (body id, active index), sorted
   double max_previous_gap_ = 0.0;

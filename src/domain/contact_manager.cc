@@ -1,4 +1,5 @@
-// Contact update, detection, material assignment and sparsification for one step.
+// Contact update, detection, material assignment and sparsification for one step, overlap
+// and node-to-face.
 #include "domain/contact_manager.h"
 
 #include <algorithm>
@@ -85,8 +86,9 @@ void SetGeometry(Constraint& c, const ContactGeometry& g, bool keep_tangent) {
   c.area = g.area;
   contact::OrientContactBase(c.base, g.normal.normalized(), keep_tangent);
   if (c.body1 == c.body2) {  // self-contact: each side maps back into its own piece
-    c.X1 = c.body1->ReferentialPointOnPiece(g.point, c.piece1);
-    c.X2 = c.body2->ReferentialPointOnPiece(g.point, c.piece2);
+    const contact::PiecePair& p = contact::Pieces(c);
+    c.X1 = c.body1->ReferentialPointOnPiece(g.point, p.piece1);
+    c.X2 = c.body2->ReferentialPointOnPiece(g.point, p.piece2);
     return;
   }
   c.X1 = c.body1->ReferentialPoint(g.point);
@@ -126,7 +128,79 @@ bool PiecesAdjacent(const void* context, int body, int a, int b) {
   return std::find(nb.begin(), nb.end(), b) != nb.end();
 }
 
+// A node-to-face contact's geometry from the search's node-face pair.
+void SetNodeFaceGeometry(Constraint& c, const contact::NodeFaceContact& r, bool keep_tangent) {
+  c.source = contact::NodeFace{r.node, r.face};
+  c.point = r.projection.point;
+  c.gap = r.projection.gap;
+  c.area = r.area;
+  contact::OrientContactBase(c.base, r.projection.normal, keep_tangent);
+  c.X1 = r.master_ref;
+  c.face1 = r.master_face;
+  c.X2 = r.slave_ref;
+}
+
 }  // namespace
+
+void HeldContacts(const std::list<Constraint>& constraints,
+                  std::vector<contact::HeldContact>& held) {
+  held.clear();
+  for (const Constraint& c : constraints)
+    if (contact::IsNodeToFace(c))
+      held.push_back({c.body1->id(), c.body2->id(), contact::SlaveNode(c), c.gap});
+}
+
+void ApplyNodeToFaceContacts(const std::vector<contact::NodeFaceContact>& found,
+                             std::list<Constraint>& constraints,
+                             const std::function<void(Constraint)>& add,
+                             const material::SurfaceMaterialTable& materials) {
+  // `found` is sorted by (master id, slave id, node), one entry a key: an existing contact's
+  // entry is found by binary search.
+  using Key = std::tuple<Id, Id, int>;  // (master id, slave id, slave node)
+  const auto key_of = [](const contact::NodeFaceContact& r) {
+    return Key{r.master->id(), r.slave->id(), r.node};
+  };
+  std::vector<bool> used(found.size(), false);
+  for (auto it = constraints.begin(); it != constraints.end();) {
+    if (!contact::IsNodeToFace(*it)) {
+      ++it;
+      continue;
+    }
+    const Key key{it->body1->id(), it->body2->id(), contact::SlaveNode(*it)};
+    const auto f = std::lower_bound(
+        found.begin(), found.end(), key,
+        [&](const contact::NodeFaceContact& r, const Key& k) { return key_of(r) < k; });
+    const size_t i = static_cast<size_t>(f - found.begin());
+    if (f == found.end() || key_of(*f) != key || used[i]) {
+      it = constraints.erase(it);  // the node left the face (or its body is gone)
+      continue;
+    }
+    const contact::NodeFaceContact& r = *f;
+    used[i] = true;
+    SetNodeFaceGeometry(*it, r, true);
+    if (it->surf1 != r.surf_master || it->surf2 != r.surf_slave) {
+      it->surf1 = r.surf_master;
+      it->surf2 = r.surf_slave;
+      it->material = materials.Find(it->surf1, it->surf2);
+    }
+    ++it->age;
+    ++it;
+  }
+  for (size_t i = 0; i < found.size(); ++i) {
+    if (used[i]) continue;
+    const contact::NodeFaceContact& r = found[i];
+    Constraint c;
+    c.kind = ConstraintKind::kContact;
+    c.body1 = r.master;
+    c.body2 = r.slave;
+    c.surf1 = r.surf_master;
+    c.surf2 = r.surf_slave;
+    SetNodeFaceGeometry(c, r, false);
+    c.material = materials.Find(c.surf1, c.surf2);
+    c.cohesive = c.material && c.material->cohesion > 0.0;
+    add(std::move(c));
+  }
+}
 
 void ContactManager::Update(Domain& d) {
   // Contacts of one piece pair form a patch; recompute it and match the new points to the
@@ -137,7 +211,8 @@ void ContactManager::Update(Domain& d) {
   std::vector<PairKey> order;
   for (auto it = cons.begin(); it != cons.end(); ++it) {
     if (it->kind != ConstraintKind::kContact || contact::IsNodeToFace(*it)) continue;
-    const PairKey key{it->body1->id(), it->piece1, it->body2->id(), it->piece2};
+    const contact::PiecePair& p = contact::Pieces(*it);
+    const PairKey key{it->body1->id(), p.piece1, it->body2->id(), p.piece2};
     auto [g, inserted] = groups.try_emplace(key);
     if (inserted) order.push_back(key);
     g->second.push_back(it);
@@ -146,8 +221,9 @@ void ContactManager::Update(Domain& d) {
   for (const PairKey& key : order) {
     std::vector<Iter>& old = groups[key];
     const Constraint& c0 = *old.front();
+    const contact::PiecePair& p0 = contact::Pieces(c0);
     const std::vector<ContactGeometry> patch = DetectPair(
-        c0.body1->shape(), c0.piece1, c0.body2->shape(), c0.piece2, d.geometric_epsilon,
+        c0.body1->shape(), p0.piece1, c0.body2->shape(), p0.piece2, d.geometric_epsilon,
         d.contact_points, MeshPair(*c0.body1, *c0.body2));
     std::vector<bool> used_old(old.size(), false), used_new(patch.size(), false);
     // Greedy matching: repeatedly take the closest (old, new) pair.
@@ -181,17 +257,24 @@ void ContactManager::Update(Domain& d) {
   }
   for (Constraint& c : added) d.AddConstraint(std::move(c));
 
-  // Node-to-face contacts (CONTACT_METHOD 'NODE_TO_FACE'): a fresh three-stage search
-  // updates, deletes and creates them (all are erased with 'OVERLAP').
+  // Node-to-face contacts (CONTACT_METHOD 'NODE_TO_FACE'): the pairs of a fresh search
+  // update, delete and create them (all are erased with 'OVERLAP').
+  if (!d.node_to_face.enabled()) {
+    cons.remove_if([](const Constraint& c) { return contact::IsNodeToFace(c); });
+    return;
+  }
   std::vector<Body*> bodies;
   for (const auto& b : d.bodies())
     if (d.Active(*b)) bodies.push_back(b.get());  // solfec-mpi: owned, ghost, obstacle
-  d.node_to_face.UpdateConstraints(
-      bodies, d.step(), cons,
+  HeldContacts(cons, held_);
+  const std::vector<contact::NodeFaceContact>& found = d.node_to_face.Search(
+      bodies, d.step(), {&d.excluded_bodies, &d.excluded_surfaces}, held_);
+  ApplyNodeToFaceContacts(
+      found, cons,
       [&d](Constraint c) {
         if (d.Home(c)) d.AddConstraint(std::move(c));
       },
-      d.surface_materials(), {&d.excluded_bodies, &d.excluded_surfaces});
+      d.surface_materials());
 }
 
 void ContactManager::Detect(Domain& d) {
@@ -221,7 +304,8 @@ void ContactManager::Detect(Domain& d) {
   std::set<PairKey> existing;
   for (const Constraint& c : d.constraints())
     if (c.kind == ConstraintKind::kContact && !contact::IsNodeToFace(c))
-      existing.insert(KeyOf(c.body1->id(), c.piece1, c.body2->id(), c.piece2));
+      existing.insert(KeyOf(c.body1->id(), contact::Pieces(c).piece1, c.body2->id(),
+                            contact::Pieces(c).piece2));
 
   // Narrow phase on the candidate pairs that pass the exclusion filters.
   std::vector<Constraint> fresh;
@@ -262,8 +346,7 @@ void ContactManager::Detect(Domain& d) {
       c.kind = ConstraintKind::kContact;
       c.body1 = A;
       c.body2 = B;
-      c.piece1 = ia->piece;
-      c.piece2 = ib->piece;
+      c.source = contact::PiecePair{ia->piece, ib->piece};
       c.surf1 = g.surf1;
       c.surf2 = g.surf2;
       SetGeometry(c, g, false);
@@ -280,10 +363,12 @@ void ContactManager::Detect(Domain& d) {
   std::vector<contact::SparsifyItem> items_s;
   for (const Constraint& c : d.constraints())
     if (c.kind == ConstraintKind::kContact && !contact::IsNodeToFace(c))
-      items_s.push_back({index[c.body1], index[c.body2], c.piece1, c.piece2, c.point, c.area, false});
+      items_s.push_back({index[c.body1], index[c.body2], contact::Pieces(c).piece1,
+                         contact::Pieces(c).piece2, c.point, c.area, false});
   const size_t first_new = items_s.size();
   for (const Constraint& c : fresh)
-    items_s.push_back({index[c.body1], index[c.body2], c.piece1, c.piece2, c.point, c.area, true});
+    items_s.push_back({index[c.body1], index[c.body2], contact::Pieces(c).piece1,
+                       contact::Pieces(c).piece2, c.point, c.area, true});
   const std::vector<bool> keep = contact::Sparsify(items_s, d.sparsify, PiecesAdjacent, &bodies);
   for (size_t i = 0; i < fresh.size(); ++i)
     if (keep[first_new + i]) d.AddConstraint(std::move(fresh[i]));

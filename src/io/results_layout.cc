@@ -233,8 +233,9 @@ ConstraintRow RowOfRecord(const contact::ConstraintRecord& c) {
   r.merit = c.merit;
   r.surf1 = c.surf1;
   r.surf2 = c.surf2;
-  r.piece1 = c.piece1;
-  r.piece2 = c.piece2;
+  const contact::SourceColumns columns = contact::ColumnsOf(c.source);
+  r.piece1 = columns.piece1;
+  r.piece2 = columns.piece2;
   Copy3(c.X1, r.X1);
   Copy3(c.X2, r.X2);
   r.cohesive = c.cohesive ? 1 : 0;
@@ -257,8 +258,7 @@ void SetStoredFields(const ConstraintRow& row, contact::ConstraintRecord& r) {
   r.merit = row.merit;
   r.surf1 = row.surf1;
   r.surf2 = row.surf2;
-  r.piece1 = row.piece1;
-  r.piece2 = row.piece2;
+  r.source = contact::SourceOfColumns(row.piece1, row.piece2);
   r.X1 = V3(row.X1);
   r.X2 = V3(row.X2);
   r.cohesive = row.cohesive != 0;

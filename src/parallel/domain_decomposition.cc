@@ -353,8 +353,10 @@ void DomainDecomposition::RefreshGhosts(domain::Domain& d) {
     double held = 0.0;  // the largest gap of a node-to-face contact, here or arriving
     for (const Constraint& c : d.constraints())
       if (contact::IsNodeToFace(c)) held = std::max(held, c.gap);
-    for (size_t i = 0; i + kConstraintRecord <= migrated_contacts_.size(); i += kConstraintRecord)
-      if (migrated_contacts_[i + 5] <= -2) held = std::max(held, migrated_contacts_[i + 30]);
+    for (size_t i = 0; i + kConstraintRecord <= migrated_contacts_.size(); i += kConstraintRecord) {
+      const contact::ConstraintRecord r = contact::ReadFlatRecord(migrated_contacts_.data() + i);
+      if (std::holds_alternative<contact::NodeFace>(r.source)) held = std::max(held, r.gap);
+    }
     capture = comm_.AllReduceMax(capture + held);
   }
   const double h = d.step(), eps = 2.0 * d.geometric_epsilon + capture;

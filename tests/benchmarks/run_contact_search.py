@@ -75,8 +75,11 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(os.path.dirname(HERE))
 BUILD = os.environ.get("SOLFEC_BUILD_DIR", os.path.join(ROOT, "build"))
 sys.path.insert(0, os.path.join(BUILD, "python"))
+# The reference searches (classic BVH, brute force): tests/benchmarks/reference_searches_py.cc.
+sys.path.insert(0, os.path.join(BUILD, "tests", "benchmarks"))
 
 import solfec  # noqa: E402
+import _reference_searches as reference  # noqa: E402
 from solfec import (BODY, BULK_MATERIAL, CONTACT_METHOD, GAUSS_SEIDEL_SOLVER, GRAVITY, HEX,  # noqa: E402
                     HULL, INITIAL_VELOCITY, OUTPUT, RUN, SOLFEC, SURFACE_MATERIAL)
 
@@ -158,7 +161,7 @@ def timed_run(outdir, count, setting, steps, method, output=True):
     core = solfec._solfec
     if method == "NO_SKIN":
         core.node_to_face_skin(d, 0.0)
-    core.node_to_face_run_method(d, "THREE_STAGE" if method == "NO_SKIN" else method)
+    reference.set_run_method(d, "THREE_STAGE" if method == "NO_SKIN" else method)
     gs = solver(setting)
     RUN(sol, gs, step)  # first step: builds the hierarchies
     core.node_to_face_reset_timer(d)
@@ -188,7 +191,7 @@ def measure(count, setting, steps, repeat, brute, runs):
             for m in RUN_METHODS:
                 s, total, search, stages = timed_run(os.path.join(tmp, f"{m}{i}"), count,
                                                      setting, steps, m)
-                finals.append(core.node_to_face_search(s._domain, "THREE_STAGE", 1)["contacts"])
+                finals.append(reference.search(s._domain, "THREE_STAGE", 1)["contacts"])
                 if m not in best or search < best[m][1]:
                     best[m] = (total, search, stages)
                 if m == "THREE_STAGE":
@@ -220,7 +223,7 @@ def measure(count, setting, steps, repeat, brute, runs):
             for m in methods:
                 if m == "BRUTE_FORCE" and i > 0:
                     continue
-                res = core.node_to_face_search(d, m, 1)
+                res = reference.search(d, m, 1)
                 results[m] = res
                 fastest[m] = min(fastest.get(m, res["time"]), res["time"])
         ref = None

@@ -2,6 +2,9 @@
 OBSTACLE plate and on each other come to rest carrying their weight through node-to-face
 contacts, without penetration."""
 
+import os
+import sys
+
 import numpy as np
 import pytest
 
@@ -10,6 +13,16 @@ from solfec import *  # noqa: F401,F403
 from shapes_for_tests import slab
 
 E_YOUNG, NU, RHO, G, H = 1e7, 0.25, 1000.0, 9.81, 1e-3
+
+
+def reference_searches():
+    """The reference node-to-face searches (classic BVH, brute force) of the tests, a module
+    built with them (tests/benchmarks/reference_searches_py.cc)."""
+    build = os.environ.get("SOLFEC_BUILD_DIR", os.path.join(
+        os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))), "build"))
+    sys.path.insert(0, os.path.join(build, "tests", "benchmarks"))
+    import _reference_searches
+    return _reference_searches
 
 
 def model(outdir):
@@ -159,7 +172,7 @@ def stacked_blocks_run(outdir, method, skin=None):
     low = fe_block(sol, bulk, 0.002)
     top = fe_block(sol, bulk, 1.004)
     INITIAL_VELOCITY(top, (0.2, -0.1, -0.5), (0, 0, 0))
-    solfec._solfec.node_to_face_run_method(sol._domain, method)
+    reference_searches().set_run_method(sol._domain, method)
     if skin is not None:
         solfec._solfec.node_to_face_skin(sol._domain, skin)
     RUN(sol, GAUSS_SEIDEL_SOLVER(1e-10, 1000, meritval=1e-16), 50 * H)
@@ -209,8 +222,8 @@ def test_skin_rejects_negative_and_non_finite_values(outdir):
 
 def test_run_method_rejects_unknown_method(outdir):
     sol, _ = model(outdir)
-    with pytest.raises(ValueError, match="node_to_face_run_method.*'method'"):
-        solfec._solfec.node_to_face_run_method(sol._domain, "OCTREE")
+    with pytest.raises(ValueError, match="set_run_method.*'method'"):
+        reference_searches().set_run_method(sol._domain, "OCTREE")
 
 
 def test_accumulated_stage_times_are_the_sums_of_the_steps_and_reset(outdir):

@@ -23,8 +23,7 @@ Constraint Sample(body::Body* b1, body::Body* b2) {
   c.body2 = b2;
   c.X1 = Vec3(0.1, 0.2, 0.3);
   c.X2 = Vec3(0.4, 0.5, 0.6);
-  c.piece1 = -5;
-  c.piece2 = -9;
+  c.source = NodeFace{7, 3};  // slave node 7 on master face 3
   c.face1.size = 4;
   c.face1.nodes = {3, 8, 13, 21};
   c.face1.weights = {0.1, 0.2, 0.3, 0.4};
@@ -50,8 +49,7 @@ void ExpectSameRecord(const ConstraintRecord& a, const ConstraintRecord& b) {
   EXPECT_EQ(a.kind, b.kind);
   EXPECT_EQ(a.body1, b.body1);
   EXPECT_EQ(a.body2, b.body2);
-  EXPECT_EQ(a.piece1, b.piece1);
-  EXPECT_EQ(a.piece2, b.piece2);
+  EXPECT_EQ(a.source, b.source);
   EXPECT_EQ(a.surf1, b.surf1);
   EXPECT_EQ(a.surf2, b.surf2);
   EXPECT_EQ(a.X1, b.X1);
@@ -98,12 +96,28 @@ TEST(ConstraintRecord, FlatFormCarriesEveryFieldAndRebuildsTheConstraint) {
   ExpectSameRecord(RecordOf(back), r);
 }
 
+// The results file's piece1/piece2 columns (docs/output.md): a piece pair as it is, a
+// node-face pair as -2 - face, -2 - node; both read back to the same source.
+TEST(ConstraintRecord, SourceColumnsAreThoseOfTheResultsFileAndReadBack) {
+  const SourceColumns nf = ColumnsOf(NodeFace{3, 7});
+  EXPECT_EQ(nf.piece1, -9);
+  EXPECT_EQ(nf.piece2, -5);
+  EXPECT_EQ(SourceOfColumns(nf.piece1, nf.piece2), ContactSource(NodeFace{3, 7}));
+  const SourceColumns node0 = ColumnsOf(NodeFace{0, 0});  // -2, -2: not a piece pair
+  EXPECT_EQ(SourceOfColumns(node0.piece1, node0.piece2), ContactSource(NodeFace{0, 0}));
+  const SourceColumns pp = ColumnsOf(PiecePair{4, 0});
+  EXPECT_EQ(pp.piece1, 4);
+  EXPECT_EQ(pp.piece2, 0);
+  EXPECT_EQ(SourceOfColumns(4, 0), ContactSource(PiecePair{4, 0}));
+  EXPECT_EQ(SourceOfColumns(-1, -1), ContactSource(PiecePair{}));  // user constraints
+}
+
 TEST(ConstraintRecord, SetStateLeavesTheIdentityAndTheDeckFields) {
   Constraint user;
   user.id = 5;
   user.kind = ConstraintKind::kSpring;
   user.X1 = Vec3(7, 8, 9);
-  user.piece1 = 2;
+  user.source = PiecePair{2, -1};
   user.strength = 42.0;
   user.spring_length0 = 0.75;
   ConstraintRecord r = RecordOf(Sample(nullptr, nullptr));
@@ -111,7 +125,7 @@ TEST(ConstraintRecord, SetStateLeavesTheIdentityAndTheDeckFields) {
   EXPECT_EQ(user.id, 5);
   EXPECT_EQ(user.kind, ConstraintKind::kSpring);
   EXPECT_EQ(user.X1, Vec3(7, 8, 9));
-  EXPECT_EQ(user.piece1, 2);
+  EXPECT_EQ(Pieces(user).piece1, 2);
   EXPECT_EQ(user.strength, 42.0);
   EXPECT_EQ(user.spring_length0, 0.75);
   EXPECT_EQ(user.R, r.R);

@@ -76,7 +76,7 @@ TEST(FeSelfContact, ArmsOfABentStripMeetOnlyWithSelfContactOn) {
   ASSERT_GT(DetectBentStrip(true, &cons, &on), 0);
   for (const contact::Constraint* c : cons) {
     EXPECT_EQ(c->body1, c->body2);
-    EXPECT_FALSE(c->body1->SelfContactExcluded(c->piece1, c->piece2));
+    EXPECT_FALSE(c->body1->SelfContactExcluded(contact::Pieces(*c).piece1, contact::Pieces(*c).piece2));
     // Between the arms (z > 1, near the gap) and never between node-sharing elements.
     EXPECT_GT(c->point.z(), 1.0);
     // Each side maps back into its own piece (so H1 != H2): in the reference the two points

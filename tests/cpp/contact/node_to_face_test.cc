@@ -1,5 +1,6 @@
 // Node-to-face contact: isoparametric projection (paper eqs. 47-49), the octree and BVH
-// stages against brute force, and the constraint bookkeeping of node-to-face contacts.
+// stages against the reference searches (brute force, classic BVH), and the keep rule of
+// existing contacts (with the contact manager's bookkeeping of their constraints).
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -22,7 +23,9 @@
 #include "contact/face_projection.h"
 #include "contact/node_to_face.h"
 #include "contact/octree.h"
+#include "contact/reference_searches.h"
 #include "contact/surface_bvh.h"
+#include "domain/contact_manager.h"
 
 namespace solfec::contact {
 namespace {
@@ -614,9 +617,30 @@ std::vector<body::Body*> Raw(const std::vector<std::unique_ptr<body::Body>>& own
   return bodies;
 }
 
+// The reference searches (reference_searches.h).
+using Finder = std::shared_ptr<const PairFinder>;  // null: the three-stage search
+const Finder kBruteForce = std::make_shared<const reference::BruteForce>();
+const Finder kBruteForceBoxed = std::make_shared<const reference::BruteForce>(true);
+const Finder kClassicBvh = std::make_shared<const reference::ClassicBvh>();
+
+// One step of the contact manager's node-to-face bookkeeping (ContactManager::Update):
+// the search with the existing contacts of `cons`, whose node-to-face contacts then become
+// those found (with OVERLAP, none).
+void UpdateConstraints(NodeToFace& ntf, const std::vector<body::Body*>& bodies, double h,
+                       std::list<Constraint>& cons, const std::function<void(Constraint)>& add,
+                       const material::SurfaceMaterialTable& mats) {
+  if (!ntf.enabled()) {
+    cons.remove_if([](const Constraint& c) { return IsNodeToFace(c); });
+    return;
+  }
+  std::vector<HeldContact> held;
+  domain::HeldContacts(cons, held);
+  domain::ApplyNodeToFaceContacts(ntf.Search(bodies, h, {}, held), cons, add, mats);
+}
+
 void ExpectSameContacts(const std::vector<NodeFaceContact>& a,
                         const std::vector<NodeFaceContact>& b, const char* what) {
-  // Search's order, which UpdateConstraints' binary search relies on: by (master id, slave
+  // Search's order, which ApplyNodeToFaceContacts' binary search relies on: by (master id, slave
   // id, mesh node), one entry each.
   const auto key = [](const NodeFaceContact& c) {
     return std::make_tuple(c.master->id(), c.slave->id(), c.node);
@@ -644,8 +668,7 @@ TEST(NodeToFace, ThreeStageAndClassicBvhFindExactlyTheBruteForceContacts) {
     ntf.method = ContactMethod::kNodeToFace;
     ntf.options.margin = 0.05;
     const double h = 0.01;  // with |v| <= 2 sqrt(3) the capture distance reaches ~0.12
-    const std::vector<NodeFaceContact> brute = ntf.SearchWith(SearchMethod::kBruteForce,
-                                                              bodies, h);
+    const std::vector<NodeFaceContact> brute = ntf.SearchWith(kBruteForce.get(), bodies, h);
     // Every slave node (26 per cube) against every face of every other body (24 per cube,
     // 6 for the plate).
     long all = 0;
@@ -655,9 +678,9 @@ TEST(NodeToFace, ThreeStageAndClassicBvhFindExactlyTheBruteForceContacts) {
           if (m != s) all += 26L * (m->kind() == body::BodyKind::kObstacle ? 6 : 24);
     EXPECT_EQ(ntf.stats().elementary_pairs, all);
     const std::vector<NodeFaceContact> boxed =
-        ntf.SearchWith(SearchMethod::kBruteForceBoxed, bodies, h);
+        ntf.SearchWith(kBruteForceBoxed.get(), bodies, h);
     const std::vector<NodeFaceContact> classic =
-        ntf.SearchWith(SearchMethod::kClassicBvh, bodies, h);
+        ntf.SearchWith(kClassicBvh.get(), bodies, h);
     const long classic_pairs = ntf.stats().elementary_pairs;
     const std::vector<NodeFaceContact> fast = ntf.Search(bodies, h);
     const long fast_pairs = ntf.stats().elementary_pairs;
@@ -680,11 +703,11 @@ size_t ExpectSearchesMatchBruteForce(const std::vector<body::Body*>& bodies, dou
   ntf.method = ContactMethod::kNodeToFace;
   ntf.options.margin = margin;
   const std::vector<NodeFaceContact> brute =
-      ntf.SearchWith(SearchMethod::kBruteForce, bodies, h);
+      ntf.SearchWith(kBruteForce.get(), bodies, h);
   ExpectSameContacts(ntf.Search(bodies, h), brute, (what + ": three-stage").c_str());
-  ExpectSameContacts(ntf.SearchWith(SearchMethod::kClassicBvh, bodies, h), brute,
+  ExpectSameContacts(ntf.SearchWith(kClassicBvh.get(), bodies, h), brute,
                      (what + ": classic BVH").c_str());
-  ExpectSameContacts(ntf.SearchWith(SearchMethod::kBruteForceBoxed, bodies, h), brute,
+  ExpectSameContacts(ntf.SearchWith(kBruteForceBoxed.get(), bodies, h), brute,
                      (what + ": boxed brute force").c_str());
   return brute.size();
 }
@@ -824,11 +847,11 @@ TEST(NodeToFace, ContactsAppearWithinCaptureAndDisappearWhenTheNodeLeaves) {
   ntf.options.margin = 1e-4;
   const double h = 1e-3;
   // At rest 1 mm above: gap 1e-3 > margin, no contact.
-  ntf.UpdateConstraints(bodies, h, cons, add, mats);
+  UpdateConstraints(ntf, bodies, h, cons, add, mats);
   EXPECT_TRUE(cons.empty());
   // Falling at 2 m/s: crosses 1 mm within h = 1 ms (2 mm of travel) -> the 9 bottom nodes.
   for (int i = 0; i < cube->num_nodes(); ++i) cube->u_free()[3 * i + 2] = -2.0;
-  ntf.UpdateConstraints(bodies, h, cons, add, mats);
+  UpdateConstraints(ntf, bodies, h, cons, add, mats);
   ASSERT_EQ(cons.size(), 9u);
   for (const Constraint& c : cons) {
     EXPECT_TRUE(IsNodeToFace(c));
@@ -842,7 +865,7 @@ TEST(NodeToFace, ContactsAppearWithinCaptureAndDisappearWhenTheNodeLeaves) {
   }
   // Same state: the same contacts persist (ids and ages).
   cons.front().R = Vec3(0, 0, 5);
-  ntf.UpdateConstraints(bodies, h, cons, add, mats);
+  UpdateConstraints(ntf, bodies, h, cons, add, mats);
   ASSERT_EQ(cons.size(), 9u);
   EXPECT_EQ(cons.front().id, 0);
   EXPECT_EQ(cons.front().age, 1);
@@ -851,28 +874,28 @@ TEST(NodeToFace, ContactsAppearWithinCaptureAndDisappearWhenTheNodeLeaves) {
   // At rest (no approach): the contacts stay while gap <= previous gap + margin = 1.1e-3,
   // and all 9 go once the cube is lifted by 2e-4 (gap 1.2e-3).
   for (int i = 0; i < cube->num_nodes(); ++i) cube->u_free()[3 * i + 2] = 0.0;
-  ntf.UpdateConstraints(bodies, h, cons, add, mats);
+  UpdateConstraints(ntf, bodies, h, cons, add, mats);
   ASSERT_EQ(cons.size(), 9u);
   EXPECT_EQ(cons.front().age, 2);
   for (int i = 0; i < cube->num_nodes(); ++i) cube->mutable_q()[3 * i + 2] += 2e-4;
-  ntf.UpdateConstraints(bodies, h, cons, add, mats);
+  UpdateConstraints(ntf, bodies, h, cons, add, mats);
   EXPECT_TRUE(cons.empty());
   // Back down and approaching again: the 9 contacts come back (new ones).
   for (int i = 0; i < cube->num_nodes(); ++i) {
     cube->mutable_q()[3 * i + 2] -= 2e-4;
     cube->u_free()[3 * i + 2] = -2.0;
   }
-  ntf.UpdateConstraints(bodies, h, cons, add, mats);
+  UpdateConstraints(ntf, bodies, h, cons, add, mats);
   ASSERT_EQ(cons.size(), 9u);
   EXPECT_EQ(cons.front().age, 0);
   // Sliding off the plate edge (x > 2): the nodes beyond x = 2 leave the top face.
   for (int i = 0; i < cube->num_nodes(); ++i) cube->mutable_q()[3 * i] += 1.6;
-  ntf.UpdateConstraints(bodies, h, cons, add, mats);
+  UpdateConstraints(ntf, bodies, h, cons, add, mats);
   EXPECT_EQ(cons.size(), 3u);  // only the column of nodes at x = 1.6
   for (const Constraint& c : cons) EXPECT_NEAR(c.point.x(), 1.6, 1e-12);
   // OVERLAP erases every node-to-face contact.
   ntf.method = ContactMethod::kOverlap;
-  ntf.UpdateConstraints(bodies, h, cons, add, mats);
+  UpdateConstraints(ntf, bodies, h, cons, add, mats);
   EXPECT_TRUE(cons.empty());
 }
 
@@ -904,9 +927,7 @@ TEST(NodeToFace, NodesThroughTheFaceWithinHalfAStepAreCaught) {
   // Once caught, the contacts stay at rest and 0.1 deeper (down to the previous gap - the
   // captured depth, -0.341: a node caught deep is held, not dropped to sink through), with
   // every method; a search without those contacts finds none there.
-  const SearchMethod methods[] = {SearchMethod::kThreeStage, SearchMethod::kClassicBvh,
-                                  SearchMethod::kBruteForce};
-  for (SearchMethod method : methods) {
+  for (const Finder& method : {Finder(), kClassicBvh, kBruteForce}) {
     auto moved = UnitCube(Vec3(0, 0, -0.2));
     const std::vector<body::Body*> two = {moved.get(), obstacle.get()};
     material::SurfaceMaterialTable mats;
@@ -915,15 +936,15 @@ TEST(NodeToFace, NodesThroughTheFaceWithinHalfAStepAreCaught) {
     NodeToFace kept;
     kept.method = ContactMethod::kNodeToFace;
     kept.options.margin = 1e-4;
-    kept.run_method = method;
+    kept.pair_finder = method;
     for (int i = 0; i < moved->num_nodes(); ++i) moved->u_free()[3 * i + 2] = -20.0;
-    kept.UpdateConstraints(two, h, cons, add, mats);
+    UpdateConstraints(kept, two, h, cons, add, mats);
     ASSERT_EQ(cons.size(), 9u);
     for (int i = 0; i < moved->num_nodes(); ++i) {
       moved->u_free()[3 * i + 2] = 0.0;
       moved->mutable_q()[3 * i + 2] -= 0.1;
     }
-    kept.UpdateConstraints(two, h, cons, add, mats);
+    UpdateConstraints(kept, two, h, cons, add, mats);
     ASSERT_EQ(cons.size(), 9u);
     for (const Constraint& c : cons) {
       EXPECT_EQ(c.age, 1);
@@ -932,7 +953,7 @@ TEST(NodeToFace, NodesThroughTheFaceWithinHalfAStepAreCaught) {
     NodeToFace fresh;
     fresh.method = ContactMethod::kNodeToFace;
     fresh.options.margin = 1e-4;
-    fresh.run_method = method;
+    fresh.pair_finder = method;
     EXPECT_TRUE(fresh.Search(two, h).empty());
   }
 }
@@ -945,19 +966,18 @@ TEST(NodeToFace, NodesThroughTheFaceWithinHalfAStepAreCaught) {
 TEST(NodeToFace, HeldContactsOfPilesAreTheSameForEverySearchMethod) {
   for (unsigned seed : {7u, 8u}) {
     std::vector<std::tuple<Id, Id, int, double>> reference;
-    for (SearchMethod method : {SearchMethod::kBruteForce, SearchMethod::kThreeStage,
-                                SearchMethod::kClassicBvh}) {
+    for (const Finder& method : {kBruteForce, Finder(), kClassicBvh}) {
       std::vector<std::unique_ptr<body::Body>> owned = RandomPile(seed);
       const std::vector<body::Body*> bodies = Raw(owned);
       NodeToFace ntf;
       ntf.method = ContactMethod::kNodeToFace;
       ntf.options.margin = 0.05;
-      ntf.run_method = method;
+      ntf.pair_finder = method;
       material::SurfaceMaterialTable mats;
       std::list<Constraint> cons;
       auto add = [&](Constraint c) { cons.push_back(std::move(c)); };
       const double h = 0.01;
-      ntf.UpdateConstraints(bodies, h, cons, add, mats);
+      UpdateConstraints(ntf, bodies, h, cons, add, mats);
       for (size_t b = 0; b + 1 < owned.size(); ++b) {  // 0.1 down, the top layer (odd) 0.2
         auto& cube = static_cast<body::FeBody&>(*owned[b]);
         const double down = 0.1 * static_cast<double>(1 + b % 2);
@@ -965,13 +985,13 @@ TEST(NodeToFace, HeldContactsOfPilesAreTheSameForEverySearchMethod) {
       }
       for (auto& b : owned)
         if (b->kind() == body::BodyKind::kFiniteElement) b->u_free().setZero();
-      ntf.UpdateConstraints(bodies, h, cons, add, mats);
+      UpdateConstraints(ntf, bodies, h, cons, add, mats);
       std::vector<std::tuple<Id, Id, int, double>> held;
       for (const Constraint& c : cons)
-        held.emplace_back(c.body1->id(), c.body2->id(), -2 - c.piece2, c.gap);
+        held.emplace_back(c.body1->id(), c.body2->id(), SlaveNode(c), c.gap);
       std::sort(held.begin(), held.end());
       const std::string what = "seed " + std::to_string(seed);
-      if (method == SearchMethod::kBruteForce) {
+      if (method == kBruteForce) {
         reference = held;
         EXPECT_GT(held.size(), 50u) << what;
         const Id plate = owned.back()->id();
@@ -983,8 +1003,8 @@ TEST(NodeToFace, HeldContactsOfPilesAreTheSameForEverySearchMethod) {
         EXPECT_GT(deep, on_plate) << what;  // some between cubes
         EXPECT_GT(on_plate, 0) << what;
       } else {
-        EXPECT_EQ(held, reference) << what << (method == SearchMethod::kThreeStage
-                                                   ? ": three-stage" : ": classic BVH");
+        EXPECT_EQ(held, reference) << what << (method == nullptr ? ": three-stage"
+                                                                     : ": classic BVH");
       }
     }
   }
@@ -1119,11 +1139,11 @@ TEST(NodeToFace, SearchesOverMovingBodiesFindTheBruteForceContactsWithoutRefresh
   size_t most = 0;
   for (int step = 0; step < 40; ++step) {
     const std::vector<NodeFaceContact> brute =
-        reference.SearchWith(SearchMethod::kBruteForce, bodies, h);
+        reference.SearchWith(kBruteForce.get(), bodies, h);
     const std::string what = "step " + std::to_string(step);
     ExpectSameContacts(ntf.Search(bodies, h), brute, (what + ": three-stage").c_str());
     if (ntf.stats().refreshed < ntf.stats().surfaces) ++partial;
-    ExpectSameContacts(ntf.SearchWith(SearchMethod::kClassicBvh, bodies, h), brute,
+    ExpectSameContacts(ntf.SearchWith(kClassicBvh.get(), bodies, h), brute,
                        (what + ": classic BVH").c_str());
     most = std::max(most, brute.size());
     // Towards the pile's middle (1.6, 1.6) and down, a small rotation and deformation.
@@ -1166,7 +1186,7 @@ std::pair<long, long> SkinScenario(double skin, double creep_angle, double creep
   for (int step = 0; step < steps; ++step) {
     const std::string what = "skin " + std::to_string(skin) + ", step " + std::to_string(step);
     const std::vector<NodeFaceContact> brute =
-        reference.SearchWith(SearchMethod::kBruteForce, bodies, h);
+        reference.SearchWith(kBruteForce.get(), bodies, h);
     ExpectSameContacts(skinned.Search(bodies, h), brute, (what + ": skin").c_str());
     ExpectSameContacts(plain.Search(bodies, h), brute, (what + ": no skin").c_str());
     EXPECT_EQ(skinned.stats().elementary_pairs, plain.stats().elementary_pairs) << what;

@@ -15,8 +15,7 @@ contact::ConstraintRecord Sample() {
   r.kind = contact::ConstraintKind::kRigidLink;
   r.body1 = 4;
   r.body2 = 11;
-  r.piece1 = -3;
-  r.piece2 = -7;
+  r.source = contact::NodeFace{5, 1};  // node 5 on face 1: piece1 -3, piece2 -7 in the row
   r.surf1 = 5;
   r.surf2 = 8;
   r.X1 = Vec3(0.1, 0.2, 0.3);
@@ -41,6 +40,8 @@ TEST(ConstraintRow, StoredFieldsRoundTripThroughTheRowAndTheRestKeepTheirValues)
   const contact::ConstraintRecord r = Sample();
   const ConstraintRow row = RowOfRecord(r);
   EXPECT_EQ(row.base[3], r.base(0, 1));  // column-wise, as docs/output.md
+  EXPECT_EQ(row.piece1, -3);              // -2 - face, as docs/output.md
+  EXPECT_EQ(row.piece2, -7);              // -2 - node
   contact::ConstraintRecord back;
   back.U_prev = Vec3(-8, -8, -8);
   back.stroke = -4.0;
@@ -50,8 +51,7 @@ TEST(ConstraintRow, StoredFieldsRoundTripThroughTheRowAndTheRestKeepTheirValues)
   EXPECT_EQ(back.kind, r.kind);
   EXPECT_EQ(back.body1, r.body1);
   EXPECT_EQ(back.body2, r.body2);
-  EXPECT_EQ(back.piece1, r.piece1);
-  EXPECT_EQ(back.piece2, r.piece2);
+  EXPECT_EQ(back.source, r.source);
   EXPECT_EQ(back.surf1, r.surf1);
   EXPECT_EQ(back.surf2, r.surf2);
   EXPECT_EQ(back.X1, r.X1);

@@ -146,7 +146,7 @@ TEST(ResultsWriter, StoredFrameRestoresStateAndContactsExactly) {
     EXPECT_EQ(c.X1, a->X1);
     EXPECT_EQ(c.X2, a->X2);
     EXPECT_EQ(c.surf1, a->surf1);
-    EXPECT_EQ(c.piece2, a->piece2);
+    EXPECT_EQ(c.source, a->source);
     ++a;
   }
   // Continuing both for 20 steps gives identical states (restart exactness).
@@ -316,15 +316,14 @@ TEST(ResultsWriter, ChangedFixedFieldsAppendANewDefinitionRowForTheSameId) {
   c.kind = contact::ConstraintKind::kContact;
   c.body1 = d.bodies()[0].get();
   c.body2 = d.bodies()[1].get();
-  c.piece1 = -2 - 7;  // node-to-face: face 7, node 3
-  c.piece2 = -2 - 3;
+  c.source = contact::NodeFace{3, 7};  // node-to-face: node 3 on face 7 (-9, -5 in the file)
   c.cohesive = true;
   const Id id = d.AddConstraint(c).id;
   {
     ResultsWriter w(path, ResultsWriter::Mode::kCreate);
     w.WriteFrame(d, 0, 0);
     w.WriteFrame(d, 0, 0);
-    d.mutable_constraints().front().piece1 = -2 - 8;  // slid onto face 8
+    d.mutable_constraints().front().source = contact::NodeFace{3, 8};  // slid onto face 8
     w.WriteFrame(d, 0, 0);
     d.mutable_constraints().front().cohesive = false;  // cohesion broken
     w.WriteFrame(d, 0, 0);
