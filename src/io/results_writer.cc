@@ -405,7 +405,7 @@ void ResultsWriter::StageDefinition(const body::Body& b) {
   const auto vertex_row = [&S] { return S.vertex0 + static_cast<int64_t>(S.vertices.size() / 3); };
   // A FINITE_ELEMENT body's convexes are its mesh elements, stored once as its mesh below;
   // only embedded pieces (background-mesh bodies) are convexes of their own.
-  const body::FeBody* fe_body = body::MeshBodyOf(b);
+  const body::FeBody* fe_body = b.MeshBody();
   const bool element_convexes = fe_body != nullptr && !fe_body->embedded();
   r.convex_start = S.convex0 + static_cast<int64_t>(S.convexes.size());
   r.convex_count = element_convexes ? 0 : static_cast<int64_t>(s.convexes.size());
@@ -488,7 +488,7 @@ void ResultsWriter::StageDefinition(const body::Body& b) {
   // (eq. 58) from the stored q = [Lambda, q_bar] with Z = the mesh nodes above.
   // With OUTPUT(..., bases='DECK') the record holds -3N and a fingerprint of E instead of E:
   // the deck supplies E on read and readers check it against the fingerprint.
-  if (const auto* rb = dynamic_cast<const body::ReducedFeBody*>(&b)) {
+  if (const body::ReducedFeBody* rb = b.AsReducedFeBody()) {
     const MatX& E = rb->base();
     const double rows = static_cast<double>(E.rows());
     S.bases.insert(S.bases.end(), {static_cast<double>(b.id()),

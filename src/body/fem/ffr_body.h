@@ -161,7 +161,4 @@ class FfrBody final : public Body {
   StepState step_;
 };
 
-// Body::MeshBody of b (kept for the bindings' callers).
-inline const FeBody* MeshBodyOf(const Body& b) { return b.MeshBody(); }
-
 }  // namespace solfec::body
