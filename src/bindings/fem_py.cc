@@ -1,7 +1,7 @@
 // Element and material evaluation for the Python readers (python/solfec/results.py, xdmf.py,
 // history.py, viewer): FeMesh (body/fem/element_mesh.h) locates referential points and
 // evaluates a frame's node coordinates; stress_values and cauchy_stresses are the
-// BULK_MATERIAL models' Cauchy stresses (material/hyperelastic.h); mesh_integration_points
+// BULK_MATERIAL models' Cauchy stresses (body/fem/point_stress.h); mesh_integration_points
 // the points of MESH.volume_integration_points and surface_integration_points.
 #include <pybind11/eigen.h>
 #include <pybind11/numpy.h>
@@ -9,7 +9,6 @@
 #include <pybind11/stl.h>
 
 #include <cstdint>
-#include <limits>
 #include <optional>
 #include <string>
 #include <utility>
@@ -19,8 +18,8 @@
 #include "bindings/bindings.h"
 #include "body/fem/element_mesh.h"
 #include "body/fem/mesh_integration.h"
+#include "body/fem/point_stress.h"
 #include "geometry/shape.h"
-#include "material/hyperelastic.h"
 
 namespace py = pybind11;
 
@@ -82,6 +81,15 @@ PyFeMesh MakeFeMesh(const Array& nodes, const std::vector<std::vector<int>>& ele
     out.volids.mutable_at(e) = volids[e];
   }
   return out;
+}
+
+// A BULK_MATERIAL of the model (an unknown name throws naming BULK_MATERIAL) and constants.
+material::BulkMaterial Material(double young, double poisson, const std::string& model) {
+  material::BulkMaterial m;
+  m.young = young;
+  m.poisson = poisson;
+  m.model = model;
+  return m;
 }
 
 }  // namespace
@@ -151,8 +159,7 @@ void DefineFem(py::module_& m) {
   m.def(
       "stress_values",  // (sx, sy, sz, sxy, sxz, syz, mises) at F (3, 3)
       [](const Mat3& F, double young, double poisson, const std::string& model) {
-        return material::StressValues(
-            material::Hyperelastic(material::HyperModelFromName(model), young, poisson), F);
+        return body::MaterialStress(Material(young, poisson, model), F);
       },
       py::arg("F"), py::arg("young"), py::arg("poisson"), py::arg("model") = "KIRCHHOFF");
   m.def(
@@ -160,24 +167,20 @@ void DefineFem(py::module_& m) {
       [](const Array& F, double young, double poisson, const std::string& model) {
         if (F.ndim() != 3 || F.shape(1) != 3 || F.shape(2) != 3)
           throw InputError("cauchy_stresses: argument 'F' must have shape (m, 3, 3)");
-        const material::Hyperelastic law(material::HyperModelFromName(model), young, poisson);
         const py::ssize_t n = F.shape(0);
-        py::array_t<double> sig({n, py::ssize_t{3}, py::ssize_t{3}});
-        py::array_t<double> vm(n);
+        std::vector<Mat3> Fs(n), sigma;
+        std::vector<double> mises;
         auto f = F.unchecked<3>();
+        for (py::ssize_t k = 0; k < n; ++k)
+          for (int i = 0; i < 3; ++i)
+            for (int j = 0; j < 3; ++j) Fs[k](i, j) = f(k, i, j);
+        body::MaterialStresses(Material(young, poisson, model), Fs, sigma, mises);
+        py::array_t<double> sig({n, py::ssize_t{3}, py::ssize_t{3}});
         auto s = sig.mutable_unchecked<3>();
-        auto v = vm.mutable_unchecked<1>();
-        for (py::ssize_t k = 0; k < n; ++k) {
-          Mat3 Fk;
+        for (py::ssize_t k = 0; k < n; ++k)
           for (int i = 0; i < 3; ++i)
-            for (int j = 0; j < 3; ++j) Fk(i, j) = f(k, i, j);
-          Mat3 sk = Mat3::Constant(std::numeric_limits<double>::quiet_NaN());
-          if (law.DefinedAt(Fk)) sk = law.Cauchy(Fk);
-          for (int i = 0; i < 3; ++i)
-            for (int j = 0; j < 3; ++j) s(k, i, j) = sk(i, j);
-          v(k) = material::VonMises(sk);
-        }
-        return std::make_pair(sig, vm);
+            for (int j = 0; j < 3; ++j) s(k, i, j) = sigma[k](i, j);
+        return std::make_pair(sig, py::array_t<double>(n, mises.data()));
       },
       py::arg("F"), py::arg("young"), py::arg("poisson"), py::arg("model") = "KIRCHHOFF");
 }

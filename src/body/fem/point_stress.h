@@ -1,7 +1,9 @@
-// STRESS of a FINITE_ELEMENT body at a referential point.
+// STRESS of a FINITE_ELEMENT body at a referential point, and the BULK_MATERIAL models'
+// Cauchy stresses at given deformation gradients (results files, XDMF export, the viewer).
 #pragma once
 
 #include <array>
+#include <vector>
 
 #include "base/types.h"
 #include "body/fem/fe_body.h"
@@ -15,5 +17,14 @@ namespace solfec::body {
 // a collapsed node of a degenerate element, are left out), elsewhere the value of the
 // element holding X (or the nearest one).
 std::array<double, 7> PointStress(const FeBody& fe, const Vec3& X, double eps);
+
+// The Cauchy stress of material m at F as (sx, sy, sz, sxy, sxz, syz, mises)
+// (material::StressValues); throws SolverError where the model is undefined at F.
+std::array<double, 7> MaterialStress(const material::BulkMaterial& m, const Mat3& F);
+
+// The Cauchy stresses and von Mises values at each of F; NaN where the model is undefined
+// (det F <= 0 for NEO_HOOKEAN and BLATZ_KO: an inverted element).
+void MaterialStresses(const material::BulkMaterial& m, const std::vector<Mat3>& F,
+                      std::vector<Mat3>& sigma, std::vector<double>& mises);
 
 }  // namespace solfec::body
