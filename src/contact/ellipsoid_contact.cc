@@ -161,8 +161,8 @@ SupportGap MaximizeSupportGap(const SmoothSupport& a, const SmoothSupport& b, co
   return out;
 }
 
-SupportGap SmoothSignedDistance(const SmoothSupport& a, const SmoothSupport& b,
-                                const Mat3* axes_a, const Mat3* axes_b) {
+SupportGap SmoothSignedDistance(const SmoothSupport& a, const SmoothSupport& b, const Mat3* axes_a,
+                                const Mat3* axes_b) {
   const Vec3 d = b.center - a.center;
   SupportGap best = MaximizeSupportGap(a, b, d.norm() > 0.0 ? d : Vec3(Vec3::UnitZ()));
   if (best.gap >= 0.0) return best;  // apart: the maximum is unique (f concave on the ball)
@@ -206,11 +206,9 @@ std::optional<ContactGeometry> Flip(std::optional<ContactGeometry> g) {
 }  // namespace
 
 std::optional<ContactGeometry> EllipsoidEllipsoid(const geometry::Ellipsoid& a,
-                                                  const geometry::Ellipsoid& b,
-                                                  double epsilon) {
+                                                  const geometry::Ellipsoid& b, double epsilon) {
   const SupportGap s = SmoothSignedDistance(SupportOf(a), SupportOf(b), &a.rot, &b.rot);
-  return FromGap(s, epsilon, std::min(a.radii.minCoeff(), b.radii.minCoeff()), a.surfid,
-                 b.surfid);
+  return FromGap(s, epsilon, std::min(a.radii.minCoeff(), b.radii.minCoeff()), a.surfid, b.surfid);
 }
 
 std::optional<ContactGeometry> EllipsoidSphere(const geometry::Ellipsoid& a,

@@ -69,8 +69,7 @@ std::optional<ContactGeometry> EllipsoidConvex(const geometry::Ellipsoid& a,
 // Piece pa of a against piece pb of b (pieces: convexes, spheres, ellipsoids), one of them
 // an ellipsoid; normal from a into b.
 std::optional<ContactGeometry> EllipsoidPiecePair(const geometry::Shape& a, int pa,
-                                                  const geometry::Shape& b, int pb,
-                                                  double epsilon);
+                                                  const geometry::Shape& b, int pb, double epsilon);
 
 // Signed distance between a convex and an ellipsoid (normal from the convex).
 SupportGap ConvexEllipsoidDistance(const geometry::Convex& a, const geometry::Ellipsoid& b);

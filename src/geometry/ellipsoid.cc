@@ -28,9 +28,7 @@ void Ellipsoid::Validate(const std::string& routine) const {
   }
 }
 
-Mat3 Ellipsoid::Q() const {
-  return rot * radii.cwiseProduct(radii).asDiagonal() * rot.transpose();
-}
+Mat3 Ellipsoid::Q() const { return rot * radii.cwiseProduct(radii).asDiagonal() * rot.transpose(); }
 
 Aabb Ellipsoid::Bounds() const {
   // h(+-e_k) = c_k +- sqrt(Q_kk), Q_kk = sum_i (rot(k, i) radii[i])^2.

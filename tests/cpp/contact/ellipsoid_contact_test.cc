@@ -44,8 +44,8 @@ double SampledMinSupport(const Ellipsoid& e, const Vec3& n, int m = 600) {
 
 TEST(EllipsoidContactTest, RotatedEllipsoidOnAFloorHasTheClosedFormGapAndPoint) {
   const Convex floor = Box(Vec3(-5, -5, -1), Vec3(5, 5, 0), 10);
-  const Ellipsoid e = MakeEllipsoid(Vec3(0.3, -0.2, 0.35), Vec3(0.2, 0.3, 0.4),
-                                    AxisAngle(Vec3(1, 2, 3), 0.6));
+  const Ellipsoid e =
+      MakeEllipsoid(Vec3(0.3, -0.2, 0.35), Vec3(0.2, 0.3, 0.4), AxisAngle(Vec3(1, 2, 3), 0.6));
   // Lowest point c - Q e_z / sqrt(Q_zz); gap c_z - sqrt(Q_zz).
   const Mat3 Q = e.Q();
   const double gap = e.center.z() - std::sqrt(Q(2, 2));
@@ -112,11 +112,11 @@ TEST(EllipsoidContactTest, SphereSphereThroughTheEllipsoidPathIsExact) {
 // larger gap f(n) = min_B n.x - max_A n.x (closed-form support points, EllipsoidTest), and
 // f along the normal from sampled surface points agrees to the sampling error.
 TEST(EllipsoidContactTest, TwoEllipsoidsGiveTheMaximalSupportGapAndACommonNormal) {
-  const Ellipsoid a = MakeEllipsoid(Vec3(0, 0, 0), Vec3(0.5, 0.2, 0.3),
-                                    AxisAngle(Vec3(0, 1, 1), 0.5));
+  const Ellipsoid a =
+      MakeEllipsoid(Vec3(0, 0, 0), Vec3(0.5, 0.2, 0.3), AxisAngle(Vec3(0, 1, 1), 0.5));
   for (double shift : {0.95, 0.7, 0.6}) {  // apart, overlapping, deeper
-    const Ellipsoid b = MakeEllipsoid(Vec3(shift, 0.2, 0.1), Vec3(0.4, 0.25, 0.15),
-                                      AxisAngle(Vec3(1, -1, 2), 1.2));
+    const Ellipsoid b =
+        MakeEllipsoid(Vec3(shift, 0.2, 0.1), Vec3(0.4, 0.25, 0.15), AxisAngle(Vec3(1, -1, 2), 1.2));
     const SupportGap s = SmoothSignedDistance(SupportOf(a), SupportOf(b), &a.rot, &b.rot);
     ASSERT_TRUE(s.converged);
     EXPECT_LT(s.iterations, 20);
@@ -161,9 +161,9 @@ TEST(EllipsoidContactTest, ConvexEllipsoidIsTheMaximalGapAboutABox) {
   dirs.push_back(Vec3::UnitZ());
   dirs.push_back(-Vec3::UnitZ());
   for (int k = 0; k < 40; ++k) {
-    const Ellipsoid e = MakeEllipsoid(Vec3(U(rng), U(rng) * 0.6, U(rng) * 0.4),
-                                      Vec3(R(rng), R(rng), R(rng)),
-                                      AxisAngle(Vec3(U(rng), U(rng), U(rng)), A(rng)));
+    const Ellipsoid e =
+        MakeEllipsoid(Vec3(U(rng), U(rng) * 0.6, U(rng) * 0.4), Vec3(R(rng), R(rng), R(rng)),
+                      AxisAngle(Vec3(U(rng), U(rng), U(rng)), A(rng)));
     const SupportGap s = ConvexEllipsoidDistance(box, e);
     double fmax = -1e300;
     for (const Vec3& n : dirs) {

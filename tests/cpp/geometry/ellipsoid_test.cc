@@ -54,8 +54,8 @@ TEST(EllipsoidTest, MassPropertiesAreTheAffineImageOfTheUnitBall) {
 }
 
 TEST(EllipsoidTest, BoundsAreTightForARotatedEllipsoid) {
-  const Ellipsoid e = Make(Vec3(0.2, 0.1, -0.3), Vec3(1.0, 0.4, 0.2),
-                           AxisAngle(Vec3(0.3, -1, 0.5), 1.1));
+  const Ellipsoid e =
+      Make(Vec3(0.2, 0.1, -0.3), Vec3(1.0, 0.4, 0.2), AxisAngle(Vec3(0.3, -1, 0.5), 1.1));
   const Aabb box = e.Bounds();
   Vec3 lo = Vec3::Constant(1e9), hi = -lo;
   const int n = 400;
@@ -83,8 +83,8 @@ TEST(EllipsoidTest, RigidRotationRotatesTheAxesAndKeepsTheRadii) {
 }
 
 TEST(EllipsoidTest, AffineImageIsTheEllipsoidTheSurfaceMapsTo) {
-  const Ellipsoid e0 = Make(Vec3(0.1, 0.2, 0.3), Vec3(0.5, 0.3, 0.2),
-                            AxisAngle(Vec3(1, 1, 0), 0.4));
+  const Ellipsoid e0 =
+      Make(Vec3(0.1, 0.2, 0.3), Vec3(0.5, 0.3, 0.2), AxisAngle(Vec3(1, 1, 0), 0.4));
   Mat3 F;
   F << 1.1, 0.2, -0.1, 0.05, 0.9, 0.3, -0.2, 0.1, 1.3;  // a general deformation, det > 0
   const Vec3 t(0.3, -0.1, 0.2);
@@ -98,8 +98,8 @@ TEST(EllipsoidTest, AffineImageIsTheEllipsoidTheSurfaceMapsTo) {
       EXPECT_NEAR(Level(e, F * X + t), 1.0, 1e-12);
     }
   // Volume scales by det F.
-  EXPECT_NEAR(e.ComputeMassProperties().volume,
-              F.determinant() * e0.ComputeMassProperties().volume, 1e-13);
+  EXPECT_NEAR(e.ComputeMassProperties().volume, F.determinant() * e0.ComputeMassProperties().volume,
+              1e-13);
   // A small deformation keeps the axes in their order (continuity).
   Ellipsoid f = e0;
   f.Transform(Mat3::Identity() + 1e-3 * F, Vec3::Zero());
@@ -123,14 +123,12 @@ TEST(EllipsoidTest, NonPositiveOrNonFiniteRadiusIsRejected) {
                    {"ELLIP", "radii", "radius 1 = 0"});
   ExpectInputError(
       [] {
-        Make(Vec3::Zero(), Vec3(1, 1, std::numeric_limits<double>::quiet_NaN()))
-            .Validate("ELLIP");
+        Make(Vec3::Zero(), Vec3(1, 1, std::numeric_limits<double>::quiet_NaN())).Validate("ELLIP");
       },
       {"ELLIP", "radii"});
   ExpectInputError(
       [] {
-        Make(Vec3(0, std::numeric_limits<double>::infinity(), 0), Vec3::Ones())
-            .Validate("ELLIP");
+        Make(Vec3(0, std::numeric_limits<double>::infinity(), 0), Vec3::Ones()).Validate("ELLIP");
       },
       {"ELLIP", "center"});
 }
