@@ -48,6 +48,7 @@ import subprocess
 import sys
 import tempfile
 import time
+import types
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(os.path.dirname(HERE))
@@ -132,6 +133,11 @@ def child_drum(n, steps, ranks, tmp):
 def child_pile(scene, tmp, output):
     import numpy as np
     sys.path.insert(0, HERE)
+    sys.path.insert(0, os.path.join(os.environ["SOLFEC_BUILD_DIR"], "tests", "benchmarks"))
+    try:  # run_contact_search imports the reference searches, which the piles do not use
+        import _reference_searches  # noqa: F401
+    except ImportError:  # a build of an older commit, or a copy without tests/benchmarks
+        sys.modules["_reference_searches"] = types.ModuleType("_reference_searches")
     import run_contact_search as B
     from solfec import RUN
     setting, count, steps = scene.split(":")
