@@ -6,11 +6,11 @@
 #include <pybind11/pybind11.h>
 #include <pybind11/stl.h>
 
+#include <unistd.h>
 #include <algorithm>
 #include <cstdio>
 #include <optional>
 #include <string>
-#include <unistd.h>
 
 #include "base/errors.h"
 #include "bindings/bindings.h"
@@ -59,10 +59,14 @@ body::BodyKind ParseKind(const std::string& k) {
 }
 
 const std::vector<std::pair<body::Scheme, std::string>> kSchemes = {
-    {body::Scheme::kDefault, "DEFAULT"}, {body::Scheme::kRigPos, "RIG_POS"},
-    {body::Scheme::kRigNeg, "RIG_NEG"},  {body::Scheme::kRigImp, "RIG_IMP"},
-    {body::Scheme::kDefExp, "DEF_EXP"},  {body::Scheme::kDefLim, "DEF_LIM"},
-    {body::Scheme::kDefLim2, "DEF_LIM2"}, {body::Scheme::kDefImp, "DEF_IMP"},
+    {body::Scheme::kDefault, "DEFAULT"},
+    {body::Scheme::kRigPos, "RIG_POS"},
+    {body::Scheme::kRigNeg, "RIG_NEG"},
+    {body::Scheme::kRigImp, "RIG_IMP"},
+    {body::Scheme::kDefExp, "DEF_EXP"},
+    {body::Scheme::kDefLim, "DEF_LIM"},
+    {body::Scheme::kDefLim2, "DEF_LIM2"},
+    {body::Scheme::kDefImp, "DEF_IMP"},
     {body::Scheme::kDefSemiExplicit, "DEF_SEMI_EXPLICIT"}};
 
 ScalarOrSeries ToScalarOrSeries(const py::object& v) {
@@ -103,54 +107,59 @@ py::tuple EnergyTuple(const domain::Energy& e) {
 }
 
 void DefineBodyAccess(py::class_<Domain>& c) {
-  c.def("add_body",
-        [](Domain& d, const std::string& kind, geometry::Shape& shape,
-           const material::BulkMaterial& mat, const std::string& label,
-           const std::optional<geometry::Shape>& mesh, const std::string& form,
-           const std::optional<VecX>& evals, const std::optional<MatX>& evecs) {
-          body::FeOptions fe;
-          fe.form = body::ParseFeForm(form);
-          if (evals) fe.evals = *evals;
-          if (evecs) fe.evecs = *evecs;
-          std::optional<geometry::Mesh> background;
-          if (mesh) {
-            if (mesh->meshes.size() != 1 || !mesh->convexes.empty() || !mesh->spheres.empty())
-              throw InputError("BODY: argument 'mesh' must be a single MESH object");
-            background = mesh->meshes[0];
-          }
-          auto b = body::MakeBody(ParseKind(kind), shape, mat, label, std::move(background),
-                                  std::move(fe));
-          shape = geometry::Shape();  // BODY empties its shape argument
-          return d.AddBody(std::move(b)).id();
-        },
-        py::arg("kind"), py::arg("shape"), py::arg("material"), py::arg("label"),
-        py::arg("mesh") = py::none(), py::arg("form") = "TL", py::arg("evals") = py::none(),
-        py::arg("evecs") = py::none())
-      .def("add_pressure",
-           [](Domain& d, Id id, int surfid, const py::object& value, const py::object& follower) {
-             Body& b = GetBody(d, id);
-             if (body::FeBody* fe = b.AsFeBody())
-               return fe->AddPressure(surfid, ToScalarOrSeries(value),
-                                      !follower.is_none() && follower.cast<bool>());
-             if (auto* ffr = dynamic_cast<body::FfrBody*>(&b)) {
-               if (!follower.is_none() && !follower.cast<bool>())
-                 throw InputError("PRESSURE: a FINITE_ELEMENT body of form 'FFR' takes the "
-                                  "pressure on its current faces (argument 'follower' must be "
-                                  "True or left out, got False)");
-               return ffr->AddPressure(surfid, ToScalarOrSeries(value));
-             }
-             throw InputError("PRESSURE: applies to FINITE_ELEMENT bodies only (argument "
-                              "'body')");
-           },
-           py::arg("id"), py::arg("surfid"), py::arg("value"), py::arg("follower") = py::none())
+  c.def(
+       "add_body",
+       [](Domain& d, const std::string& kind, geometry::Shape& shape,
+          const material::BulkMaterial& mat, const std::string& label,
+          const std::optional<geometry::Shape>& mesh, const std::string& form,
+          const std::optional<VecX>& evals, const std::optional<MatX>& evecs) {
+         body::FeOptions fe;
+         fe.form = body::ParseFeForm(form);
+         if (evals) fe.evals = *evals;
+         if (evecs) fe.evecs = *evecs;
+         std::optional<geometry::Mesh> background;
+         if (mesh) {
+           if (mesh->meshes.size() != 1 || !mesh->convexes.empty() || !mesh->spheres.empty())
+             throw InputError("BODY: argument 'mesh' must be a single MESH object");
+           background = mesh->meshes[0];
+         }
+         auto b = body::MakeBody(ParseKind(kind), shape, mat, label, std::move(background),
+                                 std::move(fe));
+         shape = geometry::Shape();  // BODY empties its shape argument
+         return d.AddBody(std::move(b)).id();
+       },
+       py::arg("kind"), py::arg("shape"), py::arg("material"), py::arg("label"),
+       py::arg("mesh") = py::none(), py::arg("form") = "TL", py::arg("evals") = py::none(),
+       py::arg("evecs") = py::none())
+      .def(
+          "add_pressure",
+          [](Domain& d, Id id, int surfid, const py::object& value, const py::object& follower) {
+            Body& b = GetBody(d, id);
+            if (body::FeBody* fe = b.AsFeBody())
+              return fe->AddPressure(surfid, ToScalarOrSeries(value),
+                                     !follower.is_none() && follower.cast<bool>());
+            if (auto* ffr = dynamic_cast<body::FfrBody*>(&b)) {
+              if (!follower.is_none() && !follower.cast<bool>())
+                throw InputError(
+                    "PRESSURE: a FINITE_ELEMENT body of form 'FFR' takes the "
+                    "pressure on its current faces (argument 'follower' must be "
+                    "True or left out, got False)");
+              return ffr->AddPressure(surfid, ToScalarOrSeries(value));
+            }
+            throw InputError(
+                "PRESSURE: applies to FINITE_ELEMENT bodies only (argument "
+                "'body')");
+          },
+          py::arg("id"), py::arg("surfid"), py::arg("value"), py::arg("follower") = py::none())
       .def("apply_bulk_material",
            [](Domain& d, Id id, int volid, const material::BulkMaterial& mat) {
              Body& b = GetBody(d, id);
              if (body::FeBody* fe = b.AsFeBody()) return fe->ApplyBulkMaterial(volid, mat);
              if (auto* ffr = dynamic_cast<body::FfrBody*>(&b))
                return ffr->ApplyBulkMaterial(volid, mat);
-             throw InputError("APPLY_BULKMAT: applies to FINITE_ELEMENT bodies only "
-                              "(argument 'body')");
+             throw InputError(
+                 "APPLY_BULKMAT: applies to FINITE_ELEMENT bodies only "
+                 "(argument 'body')");
            })
       .def("delete_body", &Domain::DeleteBody)
       // PARTITION (python/solfec/partition.py): the part ids
@@ -162,13 +171,14 @@ void DefineBodyAccess(py::class_<Domain>& c) {
              for (const auto& b : d.bodies()) ids.push_back(b->id());
              return ids;
            })
-      .def("body_kind", [](const Domain& d, Id id) { return body::KindName(GetBody(d, id).kind()); })
+      .def("body_kind",
+           [](const Domain& d, Id id) { return body::KindName(GetBody(d, id).kind()); })
       .def("body_label", [](const Domain& d, Id id) { return GetBody(d, id).label(); })
       .def("body_conf", [](const Domain& d, Id id) { return Tuple(GetBody(d, id).q()); })
       .def("body_velo", [](const Domain& d, Id id) { return Tuple(GetBody(d, id).u()); })
       .def("fe_point_stress",  // FINITE_ELEMENT: STRESS at a referential point
            [](const Domain& d, Id id, const Vec3& X) {
-             return body::PointStress(StressMesh(d, id), X, d.geometric_epsilon);
+             return body::PointStress(StressMesh(d, id), X, d.contact_settings().geometric_epsilon);
            })
       .def("fe_material_at",  // FINITE_ELEMENT: (young, poisson) of the element at X
            [](const Domain& d, Id id, const Vec3& X) {
@@ -201,8 +211,8 @@ void DefineBodyAccess(py::class_<Domain>& c) {
       .def("body_mesh",
            [](const Domain& d, Id id) {
              const body::FeBody* fe = GetBody(d, id).MeshBody();
-             if (!fe) throw InputError("BODY.mesh: body " + std::to_string(id) +
-                                       " is not FINITE_ELEMENT");
+             if (!fe)
+               throw InputError("BODY.mesh: body " + std::to_string(id) + " is not FINITE_ELEMENT");
              geometry::Shape out;
              geometry::Mesh m = fe->mesh();
              for (int i = 0; i < fe->num_nodes(); ++i) m.nodes[i] = fe->node(i);
@@ -212,7 +222,9 @@ void DefineBodyAccess(py::class_<Domain>& c) {
       .def("body_center", [](const Domain& d, Id id) { return Vec3(GetBody(d, id).center()); })
       .def("body_tensor", [](const Domain& d, Id id) { return TupleMat(GetBody(d, id).tensor()); })
       .def("body_scheme",
-           [](const Domain& d, Id id) { return std::string(body::SchemeName(GetBody(d, id).scheme)); })
+           [](const Domain& d, Id id) {
+             return std::string(body::SchemeName(GetBody(d, id).scheme));
+           })
       .def("set_body_scheme",
            [](Domain& d, Id id, const std::string& s) {
              for (const auto& [sch, name] : kSchemes)
@@ -232,10 +244,11 @@ void DefineBodyAccess(py::class_<Domain>& c) {
            [](Domain& d, Id id, const Vec3& lin, const Vec3& ang) {
              GetBody(d, id).SetInitialVelocity(lin, ang);
            })
-      .def("set_characteristics",
-           [](Domain& d, Id id, double mass, double volume, const Vec3& center, const Mat3& tensor) {
-             GetBody(d, id).SetCharacteristics(mass, volume, center, tensor);
-           })
+      .def(
+          "set_characteristics",
+          [](Domain& d, Id id, double mass, double volume, const Vec3& center, const Mat3& tensor) {
+            GetBody(d, id).SetCharacteristics(mass, volume, center, tensor);
+          })
       .def("body_point",
            [](const Domain& d, Id id, const Vec3& X) { return GetBody(d, id).SpatialPoint(X); })
       .def("set_body_works",
@@ -280,24 +293,25 @@ void DefineBodyAccess(py::class_<Domain>& c) {
                if (c.body1 == b || c.body2 == b) ids.push_back(c.id);
              return ids;
            })
-      .def("add_load",
-           [](Domain& d, Id id, bool torque, bool convected, const Vec3& point, const Vec3& dir,
-              const py::object& value,
-              std::function<VecX(const VecX&, const VecX&, double, double)> callback) {
-             body::PointLoad l;
-             l.type = torque ? body::PointLoad::Type::kTorque : body::PointLoad::Type::kForce;
-             l.convected = convected;
-             l.point = point;
-             l.direction = dir.normalized();
-             if (callback) {
-               l.callback = std::move(callback);
-             } else {
-               l.value = ToScalarOrSeries(value);
-             }
-             GetBody(d, id).loads().push_back(std::move(l));
-           },
-           py::arg("body"), py::arg("torque"), py::arg("convected"), py::arg("point"),
-           py::arg("direction"), py::arg("value"), py::arg("callback"));
+      .def(
+          "add_load",
+          [](Domain& d, Id id, bool torque, bool convected, const Vec3& point, const Vec3& dir,
+             const py::object& value,
+             std::function<VecX(const VecX&, const VecX&, double, double)> callback) {
+            body::PointLoad l;
+            l.type = torque ? body::PointLoad::Type::kTorque : body::PointLoad::Type::kForce;
+            l.convected = convected;
+            l.point = point;
+            l.direction = dir.normalized();
+            if (callback) {
+              l.callback = std::move(callback);
+            } else {
+              l.value = ToScalarOrSeries(value);
+            }
+            GetBody(d, id).loads().push_back(std::move(l));
+          },
+          py::arg("body"), py::arg("torque"), py::arg("convected"), py::arg("point"),
+          py::arg("direction"), py::arg("value"), py::arg("callback"));
 }
 
 void DefineConstraintAccess(py::class_<Domain>& c) {
@@ -305,70 +319,77 @@ void DefineConstraintAccess(py::class_<Domain>& c) {
   // PUT_RIGID_LINK (domain/user_constraints.h); a body id < 0 is None.
   auto add = [](Domain& d, Constraint c) { return d.AddConstraint(std::move(c)).id; };
   auto body_or_null = [](const Domain& d, Id id) { return id >= 0 ? &GetBody(d, id) : nullptr; };
-  c.def("add_fix_point",
-        [add](Domain& d, Id b, const Vec3& X, double strength) {
-          return add(d, domain::MakeFixPoint(GetBody(d, b), X, strength));
-        },
-        py::arg("body"), py::arg("point"), py::arg("strength"))
-      .def("add_fix_direction",
-           [add, body_or_null](Domain& d, Id b, const Vec3& X, const Vec3& dir, Id b2,
-                               const Vec3& X2) {
-             return add(d, domain::MakeFixDirection(GetBody(d, b), X, dir, body_or_null(d, b2),
-                                                    X2));
-           },
-           py::arg("body"), py::arg("point"), py::arg("direction"), py::arg("body2"),
-           py::arg("point2"))
-      .def("add_set_velocity",
-           [add](Domain& d, Id b, const Vec3& X, const Vec3& dir, const py::object& value) {
-             return add(d, domain::MakeSetVelocity(GetBody(d, b), X, dir,
-                                                   ToScalarOrSeries(value)));
-           },
-           py::arg("body"), py::arg("point"), py::arg("direction"), py::arg("value"))
-      .def("add_set_displacement",
-           [add](Domain& d, Id b, const Vec3& X, const Vec3& dir, const TimeSeries& ts) {
-             return add(d, domain::MakeSetDisplacement(GetBody(d, b), X, dir, ts));
-           },
-           py::arg("body"), py::arg("point"), py::arg("direction"), py::arg("tms"))
-      .def("add_set_acceleration",
-           [add](Domain& d, Id b, const Vec3& X, const Vec3& dir, const TimeSeries& ts) {
-             return add(d, domain::MakeSetAcceleration(GetBody(d, b), X, dir, ts));
-           },
-           py::arg("body"), py::arg("point"), py::arg("direction"), py::arg("tms"))
-      .def("add_rigid_link",
-           [add, body_or_null](Domain& d, Id b1, Id b2, const Vec3& X1, const Vec3& X2,
-                               double strength) {
-             return add(d, domain::MakeRigidLink(body_or_null(d, b1), X1, body_or_null(d, b2), X2,
-                                                 d.geometric_epsilon, strength));
-           },
-           py::arg("body1"), py::arg("body2"), py::arg("point1"), py::arg("point2"),
-           py::arg("strength"))
-      .def("add_spring",
-           [](Domain& d, Id b1, Id b2, const Vec3& p1, const Vec3& p2,
-              contact::SpringFunction f, std::optional<Vec3> direction,
-              const std::string& update, std::optional<std::pair<double, double>> limits) {
-             contact::SpringUpdate u = contact::SpringUpdate::kFixed;
-             if (update == "CONV1") u = contact::SpringUpdate::kConvected1;
-             else if (update == "CONV2") u = contact::SpringUpdate::kConvected2;
-             else if (update != "FIXED")
-               throw InputError("PUT_SPRING: unknown update '" + update +
-                                "' (argument 'update'); use 'FIXED', 'CONV1' or 'CONV2'");
-             Body* body1 = b1 >= 0 ? &GetBody(d, b1) : nullptr;
-             Body* body2 = b2 >= 0 ? &GetBody(d, b2) : nullptr;
-             contact::Constraint c =
-                 domain::MakeSpring(body1, p1, body2, p2, std::move(f), direction, u);
-             if (limits) {
-               if (!(limits->first < limits->second))
-                 throw InputError("PUT_SPRING: limits (" + std::to_string(limits->first) + ", " +
-                                  std::to_string(limits->second) +
-                                  ") (argument 'limits') must have lo < hi");
-               c.spring_lo = limits->first;
-               c.spring_hi = limits->second;
-             }
-             return d.AddConstraint(std::move(c)).id;
-           },
-           py::arg("body1"), py::arg("body2"), py::arg("point1"), py::arg("point2"),
-           py::arg("function"), py::arg("direction"), py::arg("update"),
-           py::arg("limits") = py::none())
+  c.def(
+       "add_fix_point",
+       [add](Domain& d, Id b, const Vec3& X, double strength) {
+         return add(d, domain::MakeFixPoint(GetBody(d, b), X, strength));
+       },
+       py::arg("body"), py::arg("point"), py::arg("strength"))
+      .def(
+          "add_fix_direction",
+          [add, body_or_null](Domain& d, Id b, const Vec3& X, const Vec3& dir, Id b2,
+                              const Vec3& X2) {
+            return add(d, domain::MakeFixDirection(GetBody(d, b), X, dir, body_or_null(d, b2), X2));
+          },
+          py::arg("body"), py::arg("point"), py::arg("direction"), py::arg("body2"),
+          py::arg("point2"))
+      .def(
+          "add_set_velocity",
+          [add](Domain& d, Id b, const Vec3& X, const Vec3& dir, const py::object& value) {
+            return add(d, domain::MakeSetVelocity(GetBody(d, b), X, dir, ToScalarOrSeries(value)));
+          },
+          py::arg("body"), py::arg("point"), py::arg("direction"), py::arg("value"))
+      .def(
+          "add_set_displacement",
+          [add](Domain& d, Id b, const Vec3& X, const Vec3& dir, const TimeSeries& ts) {
+            return add(d, domain::MakeSetDisplacement(GetBody(d, b), X, dir, ts));
+          },
+          py::arg("body"), py::arg("point"), py::arg("direction"), py::arg("tms"))
+      .def(
+          "add_set_acceleration",
+          [add](Domain& d, Id b, const Vec3& X, const Vec3& dir, const TimeSeries& ts) {
+            return add(d, domain::MakeSetAcceleration(GetBody(d, b), X, dir, ts));
+          },
+          py::arg("body"), py::arg("point"), py::arg("direction"), py::arg("tms"))
+      .def(
+          "add_rigid_link",
+          [add, body_or_null](Domain& d, Id b1, Id b2, const Vec3& X1, const Vec3& X2,
+                              double strength) {
+            return add(d, domain::MakeRigidLink(body_or_null(d, b1), X1, body_or_null(d, b2), X2,
+                                                d.contact_settings().geometric_epsilon, strength));
+          },
+          py::arg("body1"), py::arg("body2"), py::arg("point1"), py::arg("point2"),
+          py::arg("strength"))
+      .def(
+          "add_spring",
+          [](Domain& d, Id b1, Id b2, const Vec3& p1, const Vec3& p2, contact::SpringFunction f,
+             std::optional<Vec3> direction, const std::string& update,
+             std::optional<std::pair<double, double>> limits) {
+            contact::SpringUpdate u = contact::SpringUpdate::kFixed;
+            if (update == "CONV1")
+              u = contact::SpringUpdate::kConvected1;
+            else if (update == "CONV2")
+              u = contact::SpringUpdate::kConvected2;
+            else if (update != "FIXED")
+              throw InputError("PUT_SPRING: unknown update '" + update +
+                               "' (argument 'update'); use 'FIXED', 'CONV1' or 'CONV2'");
+            Body* body1 = b1 >= 0 ? &GetBody(d, b1) : nullptr;
+            Body* body2 = b2 >= 0 ? &GetBody(d, b2) : nullptr;
+            contact::Constraint c =
+                domain::MakeSpring(body1, p1, body2, p2, std::move(f), direction, u);
+            if (limits) {
+              if (!(limits->first < limits->second))
+                throw InputError("PUT_SPRING: limits (" + std::to_string(limits->first) + ", " +
+                                 std::to_string(limits->second) +
+                                 ") (argument 'limits') must have lo < hi");
+              c.spring_lo = limits->first;
+              c.spring_hi = limits->second;
+            }
+            return d.AddConstraint(std::move(c)).id;
+          },
+          py::arg("body1"), py::arg("body2"), py::arg("point1"), py::arg("point2"),
+          py::arg("function"), py::arg("direction"), py::arg("update"),
+          py::arg("limits") = py::none())
       .def("constraint_stroke",
            [](Domain& d, Id id) -> py::object {
              const Constraint& c = GetConstraint(d, id);
@@ -384,7 +405,9 @@ void DefineConstraintAccess(py::class_<Domain>& c) {
              return ids;
            })
       .def("constraint_kind",
-           [](Domain& d, Id id) { return std::string(contact::KindName(GetConstraint(d, id).kind)); })
+           [](Domain& d, Id id) {
+             return std::string(contact::KindName(GetConstraint(d, id).kind));
+           })
       .def("constraint_R", [](Domain& d, Id id) { return Vec3(GetConstraint(d, id).R); })
       .def("constraint_U", [](Domain& d, Id id) { return Vec3(GetConstraint(d, id).U); })
       .def("constraint_V", [](Domain& d, Id id) { return Vec3(GetConstraint(d, id).U_prev); })
@@ -404,7 +427,8 @@ void DefineConstraintAccess(py::class_<Domain>& c) {
       .def("constraint_bodies",
            [](Domain& d, Id id) {
              const Constraint& c = GetConstraint(d, id);
-             return std::make_pair(c.body1 ? c.body1->id() : kNoId, c.body2 ? c.body2->id() : kNoId);
+             return std::make_pair(c.body1 ? c.body1->id() : kNoId,
+                                   c.body2 ? c.body2->id() : kNoId);
            })
       .def("constraint_material_label",
            [](Domain& d, Id id) -> py::object {
@@ -412,11 +436,10 @@ void DefineConstraintAccess(py::class_<Domain>& c) {
              if (c.kind != ConstraintKind::kContact || !c.material) return py::none();
              return py::str(c.material->label);
            })
-      .def("constraint_surfaces",
-           [](Domain& d, Id id) {
-             const Constraint& c = GetConstraint(d, id);
-             return std::make_pair(c.surf1, c.surf2);
-           });
+      .def("constraint_surfaces", [](Domain& d, Id id) {
+        const Constraint& c = GetConstraint(d, id);
+        return std::make_pair(c.surf1, c.surf2);
+      });
 }
 
 }  // namespace
@@ -444,8 +467,10 @@ void DefineDomain(py::module_& m) {
                                                                      : "SIGNORINI_COULOMB";
           },
           [](material::SurfaceMaterial& s, const std::string& v) {
-            if (v == "SIGNORINI_COULOMB") s.model = material::SurfaceModel::kSignoriniCoulomb;
-            else if (v == "SPRING_DASHPOT") s.model = material::SurfaceModel::kSpringDashpot;
+            if (v == "SIGNORINI_COULOMB")
+              s.model = material::SurfaceModel::kSignoriniCoulomb;
+            else if (v == "SPRING_DASHPOT")
+              s.model = material::SurfaceModel::kSpringDashpot;
             else
               throw InputError("SURFACE_MATERIAL: unknown model '" + v +
                                "' (argument 'model'); use 'SIGNORINI_COULOMB' or 'SPRING_DASHPOT'");
@@ -463,34 +488,49 @@ void DefineDomain(py::module_& m) {
           if (analysis != "DYNAMIC" && analysis != "QUASI_STATIC")
             throw InputError("SOLFEC: unknown analysis '" + analysis +
                              "' (argument 'analysis'); use 'DYNAMIC' or 'QUASI_STATIC'");
-          return std::make_unique<Domain>(analysis == "DYNAMIC" ? domain::Analysis::kDynamic
-                                                                : domain::Analysis::kQuasiStatic,
-                                          step);
+          return std::make_unique<Domain>(
+              analysis == "DYNAMIC" ? domain::Analysis::kDynamic : domain::Analysis::kQuasiStatic,
+              step);
         }),
         py::arg("analysis"), py::arg("step"))
       .def_property_readonly("time", &Domain::time)
       .def_property("step", &Domain::step, &Domain::set_step)
       .def_property_readonly("step_count", &Domain::step_count)
       .def_property_readonly("num_bodies", [](const Domain& d) { return d.bodies().size(); })
-      .def_property_readonly("num_constraints", [](const Domain& d) { return d.constraints().size(); })
+      .def_property_readonly("num_constraints",
+                             [](const Domain& d) { return d.constraints().size(); })
       .def_property_readonly("num_contacts", &Domain::num_contacts)
-      .def_readwrite("geometric_epsilon", &Domain::geometric_epsilon)
-      .def_readwrite("penetration_depth", &Domain::penetration_depth)
-      .def_readwrite("contact_points", &Domain::contact_points)
-      .def("set_extents", [](Domain& d, std::array<double, 6> e) { d.extents = e; })
+      .def_property(
+          "geometric_epsilon",
+          [](const Domain& d) { return d.contact_settings().geometric_epsilon; },
+          [](Domain& d, double v) { d.contact_settings().geometric_epsilon = v; })
+      .def_property(
+          "penetration_depth",
+          [](const Domain& d) { return d.contact_settings().penetration_depth; },
+          [](Domain& d, double v) { d.contact_settings().penetration_depth = v; })
+      .def_property(
+          "contact_points", [](const Domain& d) { return d.contact_settings().contact_points; },
+          [](Domain& d, int v) { d.contact_settings().contact_points = v; })
+      .def("set_extents",
+           [](Domain& d, std::array<double, 6> e) { d.contact_settings().extents = e; })
       .def("set_sparsify",
            [](Domain& d, double threshold, double minarea, double mindist) {
-             d.sparsify.threshold = threshold;
-             d.sparsify.minarea = minarea;
-             d.sparsify.mindist = mindist;
+             d.contact_settings().sparsify.threshold = threshold;
+             d.contact_settings().sparsify.minarea = minarea;
+             d.contact_settings().sparsify.mindist = mindist;
            })
       .def("exclude_bodies",
-           [](Domain& d, Id a, Id b) { d.excluded_bodies.insert(std::minmax(a, b)); })
+           [](Domain& d, Id a, Id b) {
+             d.contact_settings().excluded_bodies.insert(std::minmax(a, b));
+           })
       .def("exclude_surfaces",
-           [](Domain& d, int a, int b) { d.excluded_surfaces.insert(std::minmax(a, b)); })
+           [](Domain& d, int a, int b) {
+             d.contact_settings().excluded_surfaces.insert(std::minmax(a, b));
+           })
       .def("exclude_objects",
            [](Domain& d, Id a, int pa, Id b, int pb) {
-             d.excluded_objects.insert(std::minmax(std::make_pair(a, pa), std::make_pair(b, pb)));
+             d.contact_settings().excluded_objects.insert(
+                 std::minmax(std::make_pair(a, pa), std::make_pair(b, pb)));
            })
       .def("body_piece_at",
            [](const Domain& d, Id id, const Vec3& X) {
@@ -508,13 +548,11 @@ void DefineDomain(py::module_& m) {
              d.gravity() = {ToScalarOrSeries(gx), ToScalarOrSeries(gy), ToScalarOrSeries(gz)};
            })
       .def("add_surface_material",
-           [](Domain& d, const material::SurfaceMaterial& s) {
-             d.surface_materials().Insert(s);
-           })
+           [](Domain& d, const material::SurfaceMaterial& s) { d.surface_materials().Insert(s); })
       .def("update_surface_material",
            [](Domain& d, const material::SurfaceMaterial& s) {
-             auto* m = const_cast<material::SurfaceMaterial*>(
-                 d.surface_materials().FindByLabel(s.label));
+             auto* m =
+                 const_cast<material::SurfaceMaterial*>(d.surface_materials().FindByLabel(s.label));
              if (m) *m = s;
            })
       .def("add_callback", &Domain::AddCallback, py::arg("interval"), py::arg("fn"))
@@ -529,8 +567,7 @@ void DefineDomain(py::module_& m) {
       .def("_set_balance",
            [](Domain& d, double tolerance, bool lockdir, double degenratio, double weightfactor,
               int updatefreq) {
-             d.decomposition().SetBalance(tolerance, lockdir, degenratio, weightfactor,
-                                          updatefreq);
+             d.decomposition().SetBalance(tolerance, lockdir, degenratio, weightfactor, updatefreq);
            })
       .def("owns", [](const Domain& d, Id id) { return d.Owns(GetBody(d, id)); })
       .def_property_readonly("parallel_stats",
@@ -543,23 +580,23 @@ void DefineDomain(py::module_& m) {
       // and the Python callables held as std::function (FORCE callbacks, CALLBACK functions,
       // PUT_SPRING functions, the solver-failure policy), whose pybind11 wrappers acquire the
       // GIL for each call. Nothing else in the domain touches Python objects.
-      .def("run",
-           [](Domain& d, solvers::ConstraintSolver& solver, double duration) {
-             d.set_interrupt_check([] {
-               py::gil_scoped_acquire gil;
-               if (PyErr_CheckSignals() != 0) throw py::error_already_set();
-               return false;
-             });
-             py::gil_scoped_release nogil;
-             return d.Run(solver, duration);
-           },
-           py::arg("solver"), py::arg("duration"))
+      .def(
+          "run",
+          [](Domain& d, solvers::ConstraintSolver& solver, double duration) {
+            d.set_interrupt_check([] {
+              py::gil_scoped_acquire gil;
+              if (PyErr_CheckSignals() != 0) throw py::error_already_set();
+              return false;
+            });
+            py::gil_scoped_release nogil;
+            return d.Run(solver, duration);
+          },
+          py::arg("solver"), py::arg("duration"))
       .def("set_solver_failure",
            [](Domain& d, std::function<bool(const solvers::SolverStats&)> f) {
              d.set_solver_failure(std::move(f));
            })
-      .def("set_progress",
-           [](Domain& d, const std::string& mode) { domain::SetProgress(d, mode); })
+      .def("set_progress", [](Domain& d, const std::string& mode) { domain::SetProgress(d, mode); })
       .def("energy", [](const Domain& d) { return EnergyTuple(d.ComputeEnergy()); })
       .def("energy_of",
            [](const Domain& d, const std::vector<Id>& ids) {

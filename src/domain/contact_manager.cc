@@ -3,10 +3,10 @@
 #include "domain/contact_manager.h"
 
 #include <algorithm>
+#include <limits>
 #include <map>
 #include <optional>
 #include <set>
-#include <limits>
 #include <tuple>
 
 #include "base/math.h"
@@ -38,8 +38,9 @@ int NumPieces(const Shape& s) {
 geometry::Aabb PieceBounds(const Shape& s, int p) {
   const int nc = static_cast<int>(s.convexes.size());
   const int ns = nc + static_cast<int>(s.spheres.size());
-  return p < nc ? s.convexes[p].Bounds()
-                : p < ns ? s.spheres[p - nc].Bounds() : s.ellipsoids[p - ns].Bounds();
+  return p < nc   ? s.convexes[p].Bounds()
+         : p < ns ? s.spheres[p - nc].Bounds()
+                  : s.ellipsoids[p - ns].Bounds();
 }
 
 // Contact of piece pa of shape a with piece pb of shape b (normal from a into b): pieces
@@ -51,8 +52,8 @@ geometry::Aabb PieceBounds(const Shape& s, int p) {
 // one point per pair of touching elements) puts the point at the centroid of the contact
 // polygon: the volume centroid of the thin wedge that two touching faces a little out of
 // parallel make moves by up to a sixth of the face width as they tilt.
-std::vector<ContactGeometry> DetectPair(const Shape& a, int pa, const Shape& b, int pb,
-                                        double eps, int max_points, bool meshes = false) {
+std::vector<ContactGeometry> DetectPair(const Shape& a, int pa, const Shape& b, int pb, double eps,
+                                        int max_points, bool meshes = false) {
   const int na = static_cast<int>(a.convexes.size());
   const int nb = static_cast<int>(b.convexes.size());
   const int ea = na + static_cast<int>(a.spheres.size());
@@ -70,9 +71,12 @@ std::vector<ContactGeometry> DetectPair(const Shape& a, int pa, const Shape& b, 
     s.radius += eps;
     return s;
   };
-  if (pa < na) g = contact::ConvexSphere(a.convexes[pa], grown(b.spheres[pb - nb]), eps);
-  else if (pb < nb) g = contact::SphereConvex(grown(a.spheres[pa - na]), b.convexes[pb], eps);
-  else g = contact::SphereSphere(a.spheres[pa - na], grown(b.spheres[pb - nb]), eps);
+  if (pa < na)
+    g = contact::ConvexSphere(a.convexes[pa], grown(b.spheres[pb - nb]), eps);
+  else if (pb < nb)
+    g = contact::SphereConvex(grown(a.spheres[pa - na]), b.convexes[pb], eps);
+  else
+    g = contact::SphereSphere(a.spheres[pa - na], grown(b.spheres[pb - nb]), eps);
   if (!g) return {};
   g->gap = std::min(0.0, g->gap + eps);
   return {*g};
@@ -222,9 +226,10 @@ void ContactManager::Update(Domain& d) {
     std::vector<Iter>& old = groups[key];
     const Constraint& c0 = *old.front();
     const contact::PiecePair& p0 = contact::Pieces(c0);
-    const std::vector<ContactGeometry> patch = DetectPair(
-        c0.body1->shape(), p0.piece1, c0.body2->shape(), p0.piece2, d.geometric_epsilon,
-        d.contact_points, MeshPair(*c0.body1, *c0.body2));
+    const std::vector<ContactGeometry> patch =
+        DetectPair(c0.body1->shape(), p0.piece1, c0.body2->shape(), p0.piece2,
+                   d.contact_settings().geometric_epsilon, d.contact_settings().contact_points,
+                   MeshPair(*c0.body1, *c0.body2));
     std::vector<bool> used_old(old.size(), false), used_new(patch.size(), false);
     // Greedy matching: repeatedly take the closest (old, new) pair.
     for (size_t round = 0; round < std::min(old.size(), patch.size()); ++round) {
@@ -259,7 +264,7 @@ void ContactManager::Update(Domain& d) {
 
   // Node-to-face contacts (CONTACT_METHOD 'NODE_TO_FACE'): the pairs of a fresh search
   // update, delete and create them (all are erased with 'OVERLAP').
-  if (!d.node_to_face.enabled()) {
+  if (!d.node_to_face().enabled()) {
     cons.remove_if([](const Constraint& c) { return contact::IsNodeToFace(c); });
     return;
   }
@@ -267,8 +272,9 @@ void ContactManager::Update(Domain& d) {
   for (const auto& b : d.bodies())
     if (d.Active(*b)) bodies.push_back(b.get());  // solfec-mpi: owned, ghost, obstacle
   HeldContacts(cons, held_);
-  const std::vector<contact::NodeFaceContact>& found = d.node_to_face.Search(
-      bodies, d.step(), {&d.excluded_bodies, &d.excluded_surfaces}, held_);
+  const std::vector<contact::NodeFaceContact>& found = d.node_to_face().Search(
+      bodies, d.step(),
+      {&d.contact_settings().excluded_bodies, &d.contact_settings().excluded_surfaces}, held_);
   ApplyNodeToFaceContacts(
       found, cons,
       [&d](Constraint c) {
@@ -283,7 +289,7 @@ void ContactManager::Detect(Domain& d) {
   std::vector<Body*> bodies;
   for (const auto& b : d.bodies())
     if (d.Active(*b)) bodies.push_back(b.get());  // solfec-mpi: neither owned nor ghost here
-  const std::vector<bool> overlap = d.node_to_face.OverlapBodies(bodies);
+  const std::vector<bool> overlap = d.node_to_face().OverlapBodies(bodies);
   std::vector<contact::BoxItem> items;
   std::vector<bool> self;
   for (int bi = 0; bi < static_cast<int>(bodies.size()); ++bi) {
@@ -294,7 +300,7 @@ void ContactManager::Detect(Domain& d) {
     for (int p = 0, n = NumPieces(s); p < n; ++p) {
       contact::BoxItem item;
       item.box = PieceBounds(s, p);
-      item.box.Inflate(d.geometric_epsilon);
+      item.box.Inflate(d.contact_settings().geometric_epsilon);
       item.body = bi;
       item.piece = p;
       items.push_back(item);
@@ -315,15 +321,16 @@ void ContactManager::Detect(Domain& d) {
     Body* A = bodies[ia->body];
     Body* B = bodies[ib->body];
     if (A->kind() == BodyKind::kObstacle && B->kind() == BodyKind::kObstacle) continue;
-    if (d.node_to_face.Handles(*A, *B)) continue;  // node-to-face pair (Update)
+    if (d.node_to_face().Handles(*A, *B)) continue;  // node-to-face pair (Update)
     // Obstacles are masters: the reaction acts on the moving body (body2).
-    if (B->kind() == BodyKind::kObstacle || (A->kind() != BodyKind::kObstacle && A->id() > B->id())) {
+    if (B->kind() == BodyKind::kObstacle ||
+        (A->kind() != BodyKind::kObstacle && A->id() > B->id())) {
       std::swap(ia, ib);
       std::swap(A, B);
     }
     // Self-contact (BODY.selfcontact 'ON'): pieces touching in the reference stay apart.
     if (A == B && A->SelfContactExcluded(ia->piece, ib->piece)) continue;
-    if (d.excluded_bodies.count(std::minmax(A->id(), B->id()))) continue;
+    if (d.contact_settings().excluded_bodies.count(std::minmax(A->id(), B->id()))) continue;
     if (d.distributed()) {  // solfec-mpi: only the pair's home rank creates its contacts
       Constraint probe;
       probe.body1 = A;
@@ -331,16 +338,19 @@ void ContactManager::Detect(Domain& d) {
       if (!d.Home(probe)) continue;
     }
     if (existing.count(KeyOf(A->id(), ia->piece, B->id(), ib->piece))) continue;
-    if (!d.excluded_objects.empty()) {
+    if (!d.contact_settings().excluded_objects.empty()) {
       // (std::minmax returns references: build the ordered pair of values explicitly)
       const std::pair<Id, int> pa{A->id(), ia->piece}, pb{B->id(), ib->piece};
-      if (d.excluded_objects.count(pa < pb ? std::make_pair(pa, pb) : std::make_pair(pb, pa)))
+      if (d.contact_settings().excluded_objects.count(pa < pb ? std::make_pair(pa, pb)
+                                                              : std::make_pair(pb, pa)))
         continue;
     }
     const auto patch = DetectPair(A->shape(), ia->piece, B->shape(), ib->piece,
-                                  d.geometric_epsilon, d.contact_points, MeshPair(*A, *B));
+                                  d.contact_settings().geometric_epsilon,
+                                  d.contact_settings().contact_points, MeshPair(*A, *B));
     if (patch.empty()) continue;
-    if (d.excluded_surfaces.count(std::minmax(patch[0].surf1, patch[0].surf2))) continue;
+    if (d.contact_settings().excluded_surfaces.count(std::minmax(patch[0].surf1, patch[0].surf2)))
+      continue;
     for (const ContactGeometry& g : patch) {
       Constraint c;
       c.kind = ConstraintKind::kContact;
@@ -369,7 +379,8 @@ void ContactManager::Detect(Domain& d) {
   for (const Constraint& c : fresh)
     items_s.push_back({index[c.body1], index[c.body2], contact::Pieces(c).piece1,
                        contact::Pieces(c).piece2, c.point, c.area, true});
-  const std::vector<bool> keep = contact::Sparsify(items_s, d.sparsify, PiecesAdjacent, &bodies);
+  const std::vector<bool> keep =
+      contact::Sparsify(items_s, d.contact_settings().sparsify, PiecesAdjacent, &bodies);
   for (size_t i = 0; i < fresh.size(); ++i)
     if (keep[first_new + i]) d.AddConstraint(std::move(fresh[i]));
 }

@@ -37,9 +37,9 @@ void Domain::set_step(double h) {
 body::Body& Domain::AddBody(std::unique_ptr<body::Body> b) {
   b->set_id(next_body_id_++);
   body_by_id_[b->id()] = b.get();
-  integrators_[b.get()] = integration::MakeIntegrator(
-      *b, analysis_ == Analysis::kQuasiStatic ? integration::Mode::kQuasiStatic
-                                              : integration::Mode::kDynamic);
+  integrators_[b.get()] = integration::MakeIntegrator(*b, analysis_ == Analysis::kQuasiStatic
+                                                              ? integration::Mode::kQuasiStatic
+                                                              : integration::Mode::kDynamic);
   bodies_.push_back(std::move(b));
   if (step_count_ > 0) ++bodies_added_since_step_;
   return *bodies_.back();
@@ -52,9 +52,9 @@ void Domain::DeleteBody(Id id) {
   constraint_index_valid_ = false;
   body_by_id_.erase(id);
   integrators_.erase(b);
-  bodies_.erase(std::remove_if(bodies_.begin(), bodies_.end(),
-                               [b](const auto& p) { return p.get() == b; }),
-                bodies_.end());
+  bodies_.erase(
+      std::remove_if(bodies_.begin(), bodies_.end(), [b](const auto& p) { return p.get() == b; }),
+      bodies_.end());
 }
 
 body::Body* Domain::FindBody(Id id) const {
@@ -116,9 +116,9 @@ Vec3 Domain::Gravity(double t) const {
 }
 
 int Domain::num_contacts() const {
-  return static_cast<int>(std::count_if(constraints_.begin(), constraints_.end(), [](const auto& c) {
-    return c.kind == ConstraintKind::kContact;
-  }));
+  return static_cast<int>(
+      std::count_if(constraints_.begin(), constraints_.end(),
+                    [](const auto& c) { return c.kind == ConstraintKind::kContact; }));
 }
 
 void Domain::AddCallback(double interval, std::function<bool()> fn) {
@@ -209,26 +209,25 @@ void Domain::Step(solvers::ConstraintSolver& solver) {
     return timer.Stop();
   };
   StageTimes& times = stage_times_;
-  times.PARBAL = stage([&] { BalanceRanks(); });  // solfec-mpi: migration, ghosts
-  times.TIMINT = stage([&] { BeginIntegration(t, h); });    // q(t+h/2), u_free
-  times.CONUPD = stage([&] { UpdateConstraints(); });       // frames at q(t+h/2)
-  times.CONDET = stage([&] { DetectContacts(); });          // new contacts, sparsified
+  times.PARBAL = stage([&] { BalanceRanks(); });          // solfec-mpi: migration, ghosts
+  times.TIMINT = stage([&] { BeginIntegration(t, h); });  // q(t+h/2), u_free
+  times.CONUPD = stage([&] { UpdateConstraints(); });     // frames at q(t+h/2)
+  times.CONDET = stage([&] { DetectContacts(); });        // new contacts, sparsified
   times.LOCDYN = stage([&] { AssembleLocalDynamics(t, h, solver); });  // W, B
   times.CONSOL = stage([&] {
     SolveConstraints(h, solver);  // R: C(B + W R, R) = 0; impulses h H^T R
     BreakConstraints();           // |R| > strength
   });
-  times.TIMINT += stage([&] { EndIntegration(t, h); });  // u(t+h), q(t+h); t += h
+  times.TIMINT += stage([&] { EndIntegration(t, h); });     // u(t+h), q(t+h); t += h
   times.PARBAL += stage([&] { SynchronizeRanksIfDue(); });  // before output, callbacks
-  NotifyObservers();  // output, progress
+  NotifyObservers();                                        // output, progress
 }
 
 // --- the stages of Step
 
 void Domain::RequireCoupledSolver(const solvers::ConstraintSolver& solver) const {
   if (!distributed() || solver.supports_coupling()) return;
-  throw InputError(std::string(solver.name()) +
-                   (solver.matrix_free() ? " (locdyn 'OFF')" : "") +
+  throw InputError(std::string(solver.name()) + (solver.matrix_free() ? " (locdyn 'OFF')" : "") +
                    ": not available in solfec-mpi runs yet; use GAUSS_SEIDEL_SOLVER, "
                    "PENALTY_SOLVER or NEWTON_SOLVER (docs/parallel.md)");
 }
@@ -284,8 +283,7 @@ void Domain::AssembleLocalDynamics(double t, double h, const solvers::Constraint
   problem_rows_.resize(rows_.size());
   for (size_t i = 0; i < rows_.size(); ++i) {
     const Constraint& c = *rows_[i];
-    problem_rows_[i] = {c.id, c.body1 ? c.body1->id() : -1, c.body2 ? c.body2->id() : -1,
-                        c.point};
+    problem_rows_[i] = {c.id, c.body1 ? c.body1->id() : -1, c.body2 ? c.body2->id() : -1, c.point};
   }
 }
 
@@ -360,10 +358,11 @@ bool Domain::Run(solvers::ConstraintSolver& solver, double duration) {
     Step(solver);
     if (!solver_stats_.converged && !warned) {
       warned = true;
-      std::fprintf(stderr, "WARNING: %s did not converge at step %d (t = %g): merit %.3e after "
+      std::fprintf(stderr,
+                   "WARNING: %s did not converge at step %d (t = %g): merit %.3e after "
                    "%d iterations (error %s); further failures of this RUN are not reported "
-                   "here (see the progress line and HISTORY 'MERIT')\n", solver.name(),
-                   step_count_, time_, solver_stats_.merit, solver_stats_.iters,
+                   "here (see the progress line and HISTORY 'MERIT')\n",
+                   solver.name(), step_count_, time_, solver_stats_.merit, solver_stats_.iters,
                    solver_stats_.error.c_str());
     }
     if (!solver_stats_.converged && solver_failure_ && !solver_failure_(solver_stats_))
@@ -431,13 +430,13 @@ void Domain::UpdateUserConstraints() {
 }
 
 void Domain::CheckPenetration() const {
-  if (penetration_depth < 0.0) return;
+  if (contact_settings_.penetration_depth < 0.0) return;
   for (const Constraint& c : constraints_) {
-    if (c.kind == ConstraintKind::kContact && c.gap < -penetration_depth) {
+    if (c.kind == ConstraintKind::kContact && c.gap < -contact_settings_.penetration_depth) {
       std::ostringstream msg;
       msg << "UNPHYSICAL_PENETRATION: gap " << c.gap << " between bodies " << c.body1->id()
           << " and " << c.body2->id() << " at time " << time_ << " exceeds the depth "
-          << penetration_depth << "; reduce the time step or stiffen the model";
+          << contact_settings_.penetration_depth << "; reduce the time step or stiffen the model";
       throw SolverError(msg.str());
     }
   }
@@ -470,8 +469,8 @@ void Domain::AccountContactWork(double h) {
 }
 
 void Domain::DeleteBodiesOutsideExtents() {
-  if (!extents) return;
-  const auto& e = *extents;
+  if (!contact_settings_.extents) return;
+  const auto& e = *contact_settings_.extents;
   std::vector<Id> out;
   for (const auto& b : bodies_) {
     if (b->kind() == BodyKind::kObstacle || !Owns(*b)) continue;

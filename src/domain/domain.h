@@ -9,8 +9,8 @@
 #include <memory>
 #include <optional>
 #include <set>
-#include <unordered_map>
 #include <string>
+#include <unordered_map>
 #include <utility>
 #include <vector>
 
@@ -45,6 +45,22 @@ struct StageTimes {
 // Energies of manual ENERGY: kinetic, internal, external, contact, friction [J].
 struct Energy {
   double kinetic = 0, internal = 0, external = 0, contact = 0, friction = 0;
+};
+
+// The deck's contact settings: GEOMETRIC_EPSILON, the DOMAIN extents, PENETRATION_DEPTH,
+// CONTACT_SPARSIFY, CONTACT_POINTS and CONTACT_EXCLUDE_BODIES / _SURFACES / _OBJECTS.
+struct ContactSettings {
+  double geometric_epsilon = 1e-6;
+  std::optional<std::array<double, 6>> extents;  // bodies leaving are deleted
+  double penetration_depth = -1.0;               // < 0: unlimited
+  contact::SparsifyOptions sparsify;
+  // CONTACT_POINTS: contact points per pair of touching convex pieces (1, the default: one
+  // point, Solfec-1.0's model; 4: the corners of the contact polygon, chosen by the deck).
+  int contact_points = 1;
+  std::set<std::pair<Id, Id>> excluded_bodies;  // unordered pairs stored (min, max)
+  std::set<std::pair<int, int>> excluded_surfaces;
+  // CONTACT_EXCLUDE_OBJECTS: (body id, piece) pairs that never touch.
+  std::set<std::pair<std::pair<Id, int>, std::pair<Id, int>>> excluded_objects;
 };
 
 class Domain {
@@ -112,19 +128,12 @@ class Domain {
   Id next_constraint_id() const { return next_constraint_id_; }
   // Time at which the current (or last) RUN ends.
   double run_end_time() const { return run_end_time_; }
-  double geometric_epsilon = 1e-6;
-  std::optional<std::array<double, 6>> extents;  // bodies leaving are deleted
-  double penetration_depth = -1.0;               // < 0: unlimited
-  contact::SparsifyOptions sparsify;
-  // CONTACT_POINTS: contact points per pair of touching convex pieces (1, the default: one
-  // point, Solfec-1.0's model; 4: the corners of the contact polygon, chosen by the deck).
-  int contact_points = 1;
+  // --- contact settings of the deck (see ContactSettings) and the node-to-face search
+  ContactSettings& contact_settings() { return contact_settings_; }
+  const ContactSettings& contact_settings() const { return contact_settings_; }
   // CONTACT_METHOD: node-to-face contact of FE meshes (options, surfaces, search timings).
-  contact::NodeToFace node_to_face;
-  std::set<std::pair<Id, Id>> excluded_bodies;   // unordered pairs stored (min, max)
-  std::set<std::pair<int, int>> excluded_surfaces;
-  // CONTACT_EXCLUDE_OBJECTS: (body id, piece) pairs that never touch.
-  std::set<std::pair<std::pair<Id, int>, std::pair<Id, int>>> excluded_objects;
+  contact::NodeToFace& node_to_face() { return node_to_face_; }
+  const contact::NodeToFace& node_to_face() const { return node_to_face_; }
 
   // --- solfec-mpi (domain/decomposition.h); serial runs have the SerialDecomposition
   void SetDecomposition(std::unique_ptr<Decomposition> d);
@@ -189,6 +198,8 @@ class Domain {
   void SynchronizeRanks();
   void NotifyObservers();
 
+  ContactSettings contact_settings_;
+  contact::NodeToFace node_to_face_;
   Analysis analysis_;
   double step_;
   double time_ = 0.0;
@@ -196,11 +207,10 @@ class Domain {
   Id next_body_id_ = 0, next_constraint_id_ = 0;
   int constraint_id_stride_ = 1;
   std::unique_ptr<Decomposition> decomposition_;  // never null (SerialDecomposition)
-  int synchronized_step_ = -1;  // step_count_ of the last Synchronize
+  int synchronized_step_ = -1;                    // step_count_ of the last Synchronize
   std::vector<std::unique_ptr<body::Body>> bodies_;
   // Each body's time integrator, chosen once when the body is added (AddBody).
-  std::unordered_map<const body::Body*, std::unique_ptr<integration::BodyIntegrator>>
-      integrators_;
+  std::unordered_map<const body::Body*, std::unique_ptr<integration::BodyIntegrator>> integrators_;
   std::map<Id, body::Body*> body_by_id_;
   std::list<contact::Constraint> constraints_;
   std::unordered_map<Id, contact::Constraint*> constraint_index_;  // rebuilt lazily

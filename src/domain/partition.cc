@@ -23,32 +23,36 @@ using contact::Constraint;
 using contact::ConstraintKind;
 
 bool SameMaterial(const material::BulkMaterial& a, const material::BulkMaterial& b) {
-  return a.label == b.label && a.model == b.model && a.young == b.young &&
-         a.poisson == b.poisson && a.density == b.density;
+  return a.label == b.label && a.model == b.model && a.young == b.young && a.poisson == b.poisson &&
+         a.density == b.density;
 }
 
 // The parent as a plain mesh FeBody (forms TL and BC), else InputError naming PARTITION.
 FeBody& CheckedParent(Domain& d, Id id) {
   body::Body* b = d.FindBody(id);
   if (!b)
-    throw InputError("PARTITION: body " + std::to_string(id) + " is not in the domain "
+    throw InputError("PARTITION: body " + std::to_string(id) +
+                     " is not in the domain "
                      "(argument 'body')");
   if (b->kind() != body::BodyKind::kFiniteElement)
     throw InputError(std::string("PARTITION: the body is ") + body::KindName(b->kind()) +
                      ", not FINITE_ELEMENT (argument 'body'); only finite element meshes "
                      "can be partitioned");
   if (typeid(*b) != typeid(FeBody))
-    throw InputError("PARTITION: FINITE_ELEMENT forms 'BC-RO', 'BC-MODAL' and 'FFR' cannot be "
-                     "partitioned (argument 'body'); use form 'TL' or 'BC'");
+    throw InputError(
+        "PARTITION: FINITE_ELEMENT forms 'BC-RO', 'BC-MODAL' and 'FFR' cannot be "
+        "partitioned (argument 'body'); use form 'TL' or 'BC'");
   auto& fe = static_cast<FeBody&>(*b);
   if (fe.embedded())
-    throw InputError("PARTITION: the body has a background (rough) mesh (argument 'body'); "
-                     "only bodies whose shape is their MESH can be partitioned");
+    throw InputError(
+        "PARTITION: the body has a background (rough) mesh (argument 'body'); "
+        "only bodies whose shape is their MESH can be partitioned");
   for (const body::PointLoad& l : fe.loads())
     if (l.callback)
-      throw InputError("PARTITION: the body has a FORCE callback, whose generalized force "
-                       "cannot be split (argument 'body'); apply it to the parts after "
-                       "PARTITION");
+      throw InputError(
+          "PARTITION: the body has a FORCE callback, whose generalized force "
+          "cannot be split (argument 'body'); apply it to the parts after "
+          "PARTITION");
   return fe;
 }
 
@@ -60,8 +64,8 @@ std::unique_ptr<FeBody> MakePart(const FeBody& parent, const body::fem::MeshPart
   const std::string label = parent.label().empty() ? suffix : parent.label() + " " + suffix;
   body::FeOptions opt;
   opt.form = parent.form();
-  auto made = body::MakeBody(body::BodyKind::kFiniteElement, std::move(shape),
-                             parent.material(), label, std::nullopt, opt);
+  auto made = body::MakeBody(body::BodyKind::kFiniteElement, std::move(shape), parent.material(),
+                             label, std::nullopt, opt);
   std::unique_ptr<FeBody> part(static_cast<FeBody*>(made.release()));
   std::set<int> applied;  // APPLY_BULKMAT materials, by volume id
   for (size_t e = 0; e < mp.elements.size(); ++e) {
@@ -92,8 +96,8 @@ int IndexIn(const std::vector<int>& sorted, int value) {
 std::vector<Id> PartitionBody(Domain& d, Id id, int parts) {
   FeBody& parent = CheckedParent(d, id);
   const geometry::Mesh& mesh = parent.mesh();
-  const auto split = body::fem::SplitMesh(
-      mesh, body::fem::PartitionElements(mesh, parts, "PARTITION"), parts);
+  const auto split =
+      body::fem::SplitMesh(mesh, body::fem::PartitionElements(mesh, parts, "PARTITION"), parts);
 
   std::vector<std::unique_ptr<FeBody>> made;
   double mesh_mass = 0.0;
@@ -137,7 +141,7 @@ std::vector<Id> PartitionBody(Domain& d, Id id, int parts) {
     if (c.body2 == &parent) c.body2 = bodies[part_at(c.X2)];
   }
   std::set<std::pair<Id, Id>> excluded;
-  for (const auto& [a, b] : d.excluded_bodies) {
+  for (const auto& [a, b] : d.contact_settings().excluded_bodies) {
     if (a != id && b != id) {
       excluded.insert({a, b});
       continue;
@@ -145,14 +149,15 @@ std::vector<Id> PartitionBody(Domain& d, Id id, int parts) {
     const Id other = a == id ? b : a;
     for (Id p : ids) excluded.insert({std::min(p, other), std::max(p, other)});
   }
-  decltype(d.excluded_objects) objects;
+  decltype(d.contact_settings().excluded_objects) objects;
   auto piece = [&](const std::pair<Id, int>& o) {
     if (o.first != id || o.second < 0) return o;
     const int k = split.element_part[o.second];
     return std::make_pair(ids[k], IndexIn(split.parts[k].elements, o.second));
   };
-  for (const auto& [a, b] : d.excluded_objects) objects.insert({piece(a), piece(b)});
-  d.excluded_objects = std::move(objects);
+  for (const auto& [a, b] : d.contact_settings().excluded_objects)
+    objects.insert({piece(a), piece(b)});
+  d.contact_settings().excluded_objects = std::move(objects);
 
   // Glue, and no contact between the parts (with selfcontact: between parts sharing nodes).
   std::set<std::pair<int, int>> neighbours;  // parts sharing a node (all pairs of a chain)
@@ -177,9 +182,8 @@ std::vector<Id> PartitionBody(Domain& d, Id id, int parts) {
   }
   for (int p = 0; p < parts; ++p)
     for (int q = p + 1; q < parts; ++q)
-      if (!parent.selfcontact || neighbours.count({p, q}))
-        excluded.insert({ids[p], ids[q]});
-  d.excluded_bodies = std::move(excluded);
+      if (!parent.selfcontact || neighbours.count({p, q})) excluded.insert({ids[p], ids[q]});
+  d.contact_settings().excluded_bodies = std::move(excluded);
   d.DeleteBody(id);
   return ids;
 }

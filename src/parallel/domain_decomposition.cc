@@ -88,8 +88,10 @@ void DomainDecomposition::SetOwner(Id id, int rank) {
     state_.resize(id + 1, kInactive);
   }
   owner_[id] = rank;
-  if (rank == comm_.rank()) state_[id] = kOwned;
-  else if (state_[id] == kOwned) state_[id] = kInactive;
+  if (rank == comm_.rank())
+    state_[id] = kOwned;
+  else if (state_[id] == kOwned)
+    state_[id] = kInactive;
 }
 
 bool DomainDecomposition::Owns(const Body& b) const {
@@ -160,8 +162,8 @@ void DomainDecomposition::Initialize(domain::Domain& d) {
     pairs.push_back(owners[i]);
   }
   const std::vector<std::int64_t> all = comm_.AllGather(pairs);
-  for (size_t i = 0; i + 1 < all.size(); i += 2) SetOwner(static_cast<Id>(all[i]),
-                                                          static_cast<int>(all[i + 1]));
+  for (size_t i = 0; i + 1 < all.size(); i += 2)
+    SetOwner(static_cast<Id>(all[i]), static_cast<int>(all[i + 1]));
   for (const auto& b : d.bodies())
     if (b->kind() == BodyKind::kObstacle)
       obstacle_work_[b->id()] = {b->external_work, b->contact_work, b->friction_work};
@@ -204,9 +206,8 @@ void DomainDecomposition::RemoveForeignConstraints(domain::Domain& d) {
 
 void DomainDecomposition::DropContactsAwayFromHome(domain::Domain& d) {
   // Contacts whose home moved to another rank (sent there by Rebalance).
-  d.mutable_constraints().remove_if([this](const Constraint& c) {
-    return c.kind == ConstraintKind::kContact && !Home(c);
-  });
+  d.mutable_constraints().remove_if(
+      [this](const Constraint& c) { return c.kind == ConstraintKind::kContact && !Home(c); });
 }
 
 void DomainDecomposition::FlushGhostWork(domain::Domain& d) {
@@ -269,8 +270,10 @@ void DomainDecomposition::Rebalance(domain::Domain& d, bool force) {
   // centre crossed a kept cut move to the rank of their new region.
   std::vector<int> owners;
   if (force || imbalance > settings_.tolerance) {
-    if (PartitionOrNot(in, owners)) rebalances_ += 1.0;
-    else owners.assign(in.ids.size(), me);
+    if (PartitionOrNot(in, owners))
+      rebalances_ += 1.0;
+    else
+      owners.assign(in.ids.size(), me);
   } else {
     for (const Vec3& x : in.centroids)
       owners.push_back(have_cuts_ ? partitioner_->OwnerOfPoint(x) : me);
@@ -339,7 +342,7 @@ void DomainDecomposition::RefreshGhosts(domain::Domain& d) {
   // With CONTACT_METHOD 'NODE_TO_FACE' also by how far apart a node-to-face contact can
   // begin or hold (margin, previous gap + margin): every rank's largest, so that the two
   // growths of a pair cover it whichever body is the slave.
-  const bool node_to_face = d.node_to_face.enabled();
+  const bool node_to_face = d.node_to_face().enabled();
   double capture = 0.0;
   std::vector<std::pair<Body*, geometry::Aabb>> boxes;
   for (const auto& b : d.bodies()) {
@@ -347,7 +350,7 @@ void DomainDecomposition::RefreshGhosts(domain::Domain& d) {
     const geometry::Aabb box = b->shape().Bounds();
     if (box.empty()) continue;
     boxes.emplace_back(b.get(), box);
-    if (node_to_face) capture = std::max(capture, d.node_to_face.SlaveMarginBound(*b, box));
+    if (node_to_face) capture = std::max(capture, d.node_to_face().SlaveMarginBound(*b, box));
   }
   if (node_to_face) {
     double held = 0.0;  // the largest gap of a node-to-face contact, here or arriving
@@ -359,7 +362,7 @@ void DomainDecomposition::RefreshGhosts(domain::Domain& d) {
     }
     capture = comm_.AllReduceMax(capture + held);
   }
-  const double h = d.step(), eps = 2.0 * d.geometric_epsilon + capture;
+  const double h = d.step(), eps = 2.0 * d.contact_settings().geometric_epsilon + capture;
   geometry::Aabb region;
   for (auto& [b, box] : boxes) {
     const double umax = b->u().size() ? b->u().cwiseAbs().maxCoeff() : 0.0;
@@ -372,8 +375,10 @@ void DomainDecomposition::RefreshGhosts(domain::Domain& d) {
   // After a Synchronize every rank's copy is current: the ids say which are ghosts.
   const bool ids_only = synchronized_;
   const auto pack = [ids_only](const Body& b, std::vector<double>& out) {
-    if (ids_only) out.push_back(static_cast<double>(b.id()));
-    else PackBody(b, out);
+    if (ids_only)
+      out.push_back(static_cast<double>(b.id()));
+    else
+      PackBody(b, out);
   };
   std::vector<std::vector<double>> send(n);
   std::vector<std::set<Id>> sent(n);
@@ -394,8 +399,7 @@ void DomainDecomposition::RefreshGhosts(domain::Domain& d) {
     const Body* other = hb == c.body1 ? c.body2 : c.body1;
     if (!hb || IsObstacle(other) || !Owns(*other)) continue;
     const int home = OwnerOf(hb->id());
-    if (home >= 0 && home != me && sent[home].insert(other->id()).second)
-      pack(*other, send[home]);
+    if (home >= 0 && home != me && sent[home].insert(other->id()).second) pack(*other, send[home]);
   }
   for (const auto& [id, w] : ghost_work_)
     if (static_cast<size_t>(id) < state_.size() && state_[id] == kGhost) state_[id] = kInactive;
@@ -439,8 +443,8 @@ void DomainDecomposition::BeginStep(domain::Domain& d) {
 // ---------------------------------------------------------------- solve
 
 solvers::ProcessCoupling* DomainDecomposition::PrepareSolve(domain::Domain& d,
-                                                           const std::vector<Constraint*>& rows,
-                                                           solvers::BlockProblem& problem) {
+                                                            const std::vector<Constraint*>& rows,
+                                                            solvers::BlockProblem& problem) {
   const int me = comm_.rank(), n = comm_.size();
   std::map<Id, Body*> touched;  // non-obstacle bodies of this rank's rows
   for (const Constraint* c : rows)
@@ -526,8 +530,10 @@ void DomainDecomposition::FinishSolve(domain::Domain& d) {
     std::vector<double>& out = send[OwnerOf(id)];
     out.push_back(static_cast<double>(id));
     out.push_back(nd);
-    if (b->impulse().size() == nd) out.insert(out.end(), b->impulse().data(), b->impulse().data() + nd);
-    else out.insert(out.end(), nd, 0.0);
+    if (b->impulse().size() == nd)
+      out.insert(out.end(), b->impulse().data(), b->impulse().data() + nd);
+    else
+      out.insert(out.end(), nd, 0.0);
   }
   const auto recv = Exchange(send);
   for (const auto& buf : recv) {
@@ -556,13 +562,12 @@ namespace {
 
 constexpr int kRowRecord = 24;  // doubles per row before its blocks (PackRow)
 
-void PackRow(const domain::ProblemRow& r, const solvers::Law& law, const Vec3& B0,
-             const Vec3& R, const Vec3& U, std::vector<double>& out) {
+void PackRow(const domain::ProblemRow& r, const solvers::Law& law, const Vec3& B0, const Vec3& R,
+             const Vec3& U, std::vector<double>& out) {
   for (Id x : {r.id, r.body1, r.body2}) out.push_back(static_cast<double>(x));
   Put(out, r.point);
   out.push_back(static_cast<double>(static_cast<int>(law.kind)));
-  for (double x : {law.friction, law.restitution, law.UN_prev, law.cohesion})
-    out.push_back(x);
+  for (double x : {law.friction, law.restitution, law.UN_prev, law.cohesion}) out.push_back(x);
   out.push_back(law.cohesive ? 1.0 : 0.0);
   for (const Vec3& v : {law.target, B0, R, U}) Put(out, v);
 }
@@ -693,8 +698,8 @@ void DomainDecomposition::Synchronize(domain::Domain& d) {
         b->id(), std::array<double, 3>{b->external_work, b->contact_work, b->friction_work});
     const std::array<double, 3>& w0 = base.first->second;
     obstacles.push_back(b.get());
-    work.insert(work.end(), {b->external_work - w0[0], b->contact_work - w0[1],
-                             b->friction_work - w0[2]});
+    work.insert(work.end(),
+                {b->external_work - w0[0], b->contact_work - w0[1], b->friction_work - w0[2]});
   }
   comm_.ConsistentSum(work);
   for (size_t i = 0; i < obstacles.size(); ++i) {
@@ -774,7 +779,7 @@ std::map<std::string, double> DomainDecomposition::Stats() {
   out["shared_bodies_per_step"] = steps_ > 0 ? sums[3] / steps_ : 0.0;
   out["exchanges"] = coupling_stats_.exchanges;
   out["colours"] = coupling_->num_colours();  // of the last step's rank colouring
-  out["imbalance"] = last_imbalance_;  // at the last check (largest rank load / average)
+  out["imbalance"] = last_imbalance_;         // at the last check (largest rank load / average)
   return out;
 }
 

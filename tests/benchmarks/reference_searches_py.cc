@@ -28,8 +28,7 @@ Finder FinderNamed(const std::string& routine, const std::string& method) {
   if (method == "THREE_STAGE") return nullptr;
   if (method == "CLASSIC_BVH") return std::make_shared<contact::reference::ClassicBvh>();
   if (method == "BRUTE_FORCE") return std::make_shared<contact::reference::BruteForce>();
-  if (method == "BRUTE_FORCE_BOXED")
-    return std::make_shared<contact::reference::BruteForce>(true);
+  if (method == "BRUTE_FORCE_BOXED") return std::make_shared<contact::reference::BruteForce>(true);
   throw py::value_error(routine + ": unknown method '" + method +
                         "' (argument 'method'); use 'THREE_STAGE', 'CLASSIC_BVH', "
                         "'BRUTE_FORCE' or 'BRUTE_FORCE_BOXED'");
@@ -48,7 +47,7 @@ PYBIND11_MODULE(_reference_searches, m) {
   m.def(
       "set_run_method",
       [](Domain& d, const std::string& method) {
-        d.node_to_face.pair_finder = solfec::FinderNamed("set_run_method", method);
+        d.node_to_face().pair_finder = solfec::FinderNamed("set_run_method", method);
       },
       py::arg("domain"), py::arg("method"));
   // Runs one node-to-face search on the current configuration `repeat` times (the existing
@@ -64,14 +63,14 @@ PYBIND11_MODULE(_reference_searches, m) {
         for (const auto& b : d.bodies()) bodies.push_back(b.get());
         std::vector<solfec::contact::HeldContact> held;
         solfec::domain::HeldContacts(d.constraints(), held);
-        const solfec::contact::NodeToFaceFilters filters{&d.excluded_bodies,
-                                                         &d.excluded_surfaces};
+        const solfec::contact::NodeToFaceFilters filters{&d.contact_settings().excluded_bodies,
+                                                         &d.contact_settings().excluded_surfaces};
         std::vector<std::tuple<solfec::Id, solfec::Id, int, int>> contacts;
         double best = 1e300;
         for (int i = 0; i < std::max(1, repeat); ++i) {
           const auto& found =
-              d.node_to_face.SearchWith(finder.get(), bodies, d.step(), filters, held);
-          best = std::min(best, d.node_to_face.stats().total);
+              d.node_to_face().SearchWith(finder.get(), bodies, d.step(), filters, held);
+          best = std::min(best, d.node_to_face().stats().total);
           contacts.clear();
           for (const auto& c : found)
             contacts.emplace_back(c.master->id(), c.slave->id(), c.node, c.face);

@@ -35,6 +35,7 @@ json.dump(rep, open('rank%d.json' % RANK(), 'w'))
 WALL = SHAPES + """
 sol = SOLFEC('DYNAMIC', 1e-3, 'out/wall')
 sol.verbose = 'OFF'
+CONTACT_POINTS(sol, 4)  # patches: the bricks rest flat on their faces (written for them)
 bulk = BULK_MATERIAL(sol, young=1e9, poisson=0.25, density=1000.0)
 SURFACE_MATERIAL(sol, friction=0.5)
 BODY(sol, 'OBSTACLE', slab(half=20.0), bulk)
@@ -85,6 +86,7 @@ def fe_on_floor(out, step, a):
     return f"""
 sol = SOLFEC('DYNAMIC', {step}, '{out}')
 sol.verbose = 'OFF'
+CONTACT_POINTS(sol, 4)  # patches: the blocks rest flat on their faces (written for them)
 bulk = BULK_MATERIAL(sol, model='KIRCHHOFF', young=1e7, poisson=0.25, density=1000.0)
 SURFACE_MATERIAL(sol, friction=0.3)
 floor = HEX([-{a}, -2, -1, {a}, -2, -1, {a}, 2, -1, -{a}, 2, -1, -{a}, -2, 0, {a}, -2, 0, {a}, 2, 0,

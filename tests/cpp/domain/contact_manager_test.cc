@@ -30,9 +30,9 @@ material::BulkMaterial Mat() { return solfec::testing::ElasticMaterial(1e6, 0.3,
 
 struct Scene {
   Domain d{Analysis::kDynamic, 1e-3};
-  body::FeBody* cube = nullptr;    // unit cube [0, 1]^3 + (0, 0, z0), 27 nodes
-  body::Body* plate = nullptr;     // [-1, 4] x [-1, 2] x [-0.5, 0], top face surfid 8
-  body::Body* block = nullptr;     // rigid [2.5, 3]^2 x [0, 0.5] on the plate
+  body::FeBody* cube = nullptr;  // unit cube [0, 1]^3 + (0, 0, z0), 27 nodes
+  body::Body* plate = nullptr;   // [-1, 4] x [-1, 2] x [-0.5, 0], top face surfid 8
+  body::Body* block = nullptr;   // rigid [2.5, 3]^2 x [0, 0.5] on the plate
   explicit Scene(double z0) {
     geometry::Shape p;
     p.convexes.push_back(contact::testing::Box(Vec3(-1, -1, -0.5), Vec3(4, 2, 0.0), 7));
@@ -44,8 +44,8 @@ struct Scene {
     b.convexes.push_back(contact::testing::Box(Vec3(2.5, 0, 0), Vec3(3, 0.5, 0.5), 20));
     block = &d.AddBody(body::MakeBody(body::BodyKind::kRigid, b, Mat(), "block"));
     cube->u_free() = VecX::Zero(cube->num_dofs());
-    d.node_to_face.method = contact::ContactMethod::kNodeToFace;
-    d.node_to_face.options.margin = 1e-4;
+    d.node_to_face().method = contact::ContactMethod::kNodeToFace;
+    d.node_to_face().options.margin = 1e-4;
   }
   void SetCubeSpeed(double vz) {
     for (int i = 0; i < cube->num_nodes(); ++i) cube->u_free()[3 * i + 2] = vz;
@@ -140,7 +140,7 @@ TEST(ContactManager, MakesKeepsAndDeletesNodeToFaceContactsWithTheirNodeAndFace)
     EXPECT_FALSE(ids.count(c->id)) << c->id;
     EXPECT_EQ(c->age, 0);
   }
-  s.d.node_to_face.method = contact::ContactMethod::kOverlap;
+  s.d.node_to_face().method = contact::ContactMethod::kOverlap;
   m.Update(s.d);
   EXPECT_TRUE(s.NodeFaceContacts().empty());
   EXPECT_EQ(s.PieceContacts().size(), npieces);
@@ -153,18 +153,17 @@ TEST(ContactManager, ANodeSlidingOntoTheNextFaceKeepsItsContactWithTheNewFace) {
   // Master: an FE slab [0, 2] x [0, 1] x [-0.5, 0] of 2 x 1 x 1 HEX8: top faces x < 1, x > 1.
   auto* slab = static_cast<body::FeBody*>(&d.AddBody(body::MakeBody(
       body::BodyKind::kFiniteElement,
-      solfec::testing::HexMeshShape(Vec3(0, 0, -0.5), Vec3(2, 1, 0.5), 2, 1, 1), Mat(),
-      "slab")));
+      solfec::testing::HexMeshShape(Vec3(0, 0, -0.5), Vec3(2, 1, 0.5), 2, 1, 1), Mat(), "slab")));
   // Slave: a small FE cube [0.7, 0.9] x [0.4, 0.6] x [0.0005, 0.2005], one HEX8.
   auto* cube = static_cast<body::FeBody*>(&d.AddBody(body::MakeBody(
       body::BodyKind::kFiniteElement,
-      solfec::testing::HexMeshShape(Vec3(0.7, 0.4, 0.0005), Vec3(0.2, 0.2, 0.2), 1, 1, 1),
-      Mat(), "cube")));
+      solfec::testing::HexMeshShape(Vec3(0.7, 0.4, 0.0005), Vec3(0.2, 0.2, 0.2), 1, 1, 1), Mat(),
+      "cube")));
   slab->u_free() = VecX::Zero(slab->num_dofs());
   cube->u_free() = VecX::Zero(cube->num_dofs());
   for (int i = 0; i < cube->num_nodes(); ++i) cube->u_free()[3 * i + 2] = -1.0;
-  d.node_to_face.method = contact::ContactMethod::kNodeToFace;
-  d.node_to_face.options.margin = 1e-4;
+  d.node_to_face().method = contact::ContactMethod::kNodeToFace;
+  d.node_to_face().options.margin = 1e-4;
   ContactManager m;
   m.Update(d);
   // The cube's 4 bottom nodes on the slab's top face at x < 1 (the slab is also a slave of

@@ -41,7 +41,8 @@ void Build(Scene& s, double friction) {
   m.friction = friction;
   m.restitution = 0.0;
   s.d.surface_materials().Insert(m);
-  s.d.contact_points = 4;  // the corners of the contact square: the cube cannot rock
+  s.d.contact_settings().contact_points =
+      4;  // the corners of the contact square: the cube cannot rock
   const material::BulkMaterial bulk = testing::Material(1000.0);
   s.d.AddBody(body::MakeBody(BodyKind::kObstacle,
                              testing::BoxShape(Vec3(-2, -1, -0.2), Vec3(4, 2, 0.2)), bulk, "slab"));
