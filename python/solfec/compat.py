@@ -11,7 +11,7 @@ from . import _args as A
 from . import _solfec
 from .model import BODY, SOLFEC
 
-__all__ = ["DISPLAY_POINT", "RENDER", "REGISTER_CALLBACK", "MESH_SPLIT",
+__all__ = ["DISPLAY_POINT", "RENDER", "REGISTER_CALLBACK",
            "RT_SPLIT", "SIMPLIFIED_CRACK", "FIELD", "SICONOS_SOLVER", "HYBRID_SOLVER",
            "SOLFEC_EXPORT", "MBFCP_EXPORT", "FRACTURE_EXPORT_YAFFEMS", "BODY_MM_EXPORT"]
 
@@ -102,8 +102,6 @@ def _missing(name, instead):
     return routine
 
 
-MESH_SPLIT = _missing("MESH_SPLIT", "split the geometry before meshing, or use PARTITION to "
-                      "split a FINITE_ELEMENT body into glued parts")
 RT_SPLIT = _missing("RT_SPLIT", "run-time splitting of FINITE_ELEMENT bodies is not supported")
 SIMPLIFIED_CRACK = _missing("SIMPLIFIED_CRACK", "cracking of bodies is not supported")
 FIELD = _missing("FIELD", "spatial fields (for the TSANG_MARSDEN material) are not supported")
