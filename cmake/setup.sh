@@ -14,6 +14,7 @@ packages=(build-essential cmake pkg-config python3 python3-dev python3-numpy pyt
   python3-h5py python3-matplotlib python3-meshio pybind11-dev libeigen3-dev libqhull-dev libgtest-dev
   libsuitesparse-dev libhdf5-dev zlib1g-dev libspectra-dev
   libmetis-dev  # METIS: PARTITION of FINITE_ELEMENT bodies (docs/deck-language.md)
+  libsiconos-numerics-dev  # Siconos numerics: SICONOS_SOLVER (docs/deck-language.md)
   python3-lib2to3  # converts Python 2 (Solfec-1.0) decks in memory (docs/deck-language.md)
   tetgen  # TetGen's command-line mesher: TETRAHEDRALIZE (docs/deck-language.md)
   openmpi-bin libopenmpi-dev libtrilinos-zoltan-dev  # MPI + Zoltan: solfec-mpi (docs/parallel.md)

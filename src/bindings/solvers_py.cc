@@ -12,6 +12,7 @@
 #include "solvers/gauss_seidel_solver.h"
 #include "solvers/newton_solver.h"
 #include "solvers/penalty_solver.h"
+#include "solvers/siconos_solver.h"
 
 namespace py = pybind11;
 
@@ -223,6 +224,29 @@ void DefineSolvers(py::module_& m) {
   as.def_property_readonly("switches", &AutoSolver::switches);
   as.def_property_readonly("last_stats", &AutoSolver::last_stats,
                            py::return_value_policy::reference_internal);
+
+  // SICONOS_SOLVER: options as properties (validated by SiconosSolver::set_options);
+  // siconos_available() tells whether this build links Siconos numerics.
+  using solvers::SiconosOptions;
+  using solvers::SiconosSolver;
+  m.def("siconos_available", &solvers::SiconosAvailable);
+  py::class_<SiconosSolver, solvers::ConstraintSolver> sis(m, "SiconosSolver");
+  sis.def(py::init<>());
+  auto siconos_option = [&sis](const char* name, auto member) {
+    using T = std::remove_reference_t<decltype(SiconosOptions{}.*member)>;
+    sis.def_property(
+        name, [member](const SiconosSolver& s) { return s.options().*member; },
+        [member](SiconosSolver& s, T v) {
+          SiconosOptions o = s.options();
+          o.*member = v;
+          s.set_options(o);
+        });
+  };
+  siconos_option("epsilon", &SiconosOptions::epsilon);
+  siconos_option("maxiter", &SiconosOptions::maxiter);
+  siconos_option("verbose", &SiconosOptions::verbose);
+  sis.def_property_readonly("last_stats", &SiconosSolver::last_stats,
+                            py::return_value_policy::reference_internal);
 
   // Solves a pure Signorini-Coulomb problem U = W R + B given in block CSR form (W: 9 values
   // per block, row-major; B: 3 per row; local T1, T2, N) with `solver`; returns the flat
