@@ -11,7 +11,7 @@ extension, below them all):
   layer 1: _outlock results _reduced_base solvers py2deck
   layer 2: _output xdmf shapes viewer.scene
   layer 3: model meshgen mesh_split viewer.server
-  layer 4: constraints loads contact_method partition compat initial_state history viewer
+  layer 4: constraints loads contact_method partition compat initial_state history viewer fields
   layer 5: bases run
   layer 6: fclib tetgen
   layer 7: __init__
@@ -37,6 +37,7 @@ from .initial_state import *   # noqa: F401,F403
 from .compat import *          # noqa: F401,F403
 from .tetgen import *          # noqa: F401,F403
 from .mesh_split import *      # noqa: F401,F403
+from .fields import *          # noqa: F401,F403
 from . import shapes as _shapes, model as _model, loads as _loads, constraints as _constraints
 from . import solvers as _solvers, run as _run, history as _history, fclib as _fclib
 from . import bases as _bases
@@ -47,6 +48,7 @@ from . import initial_state as _initial_state
 from . import compat as _compat
 from . import tetgen as _tetgen
 from . import mesh_split as _mesh_split
+from . import fields as _fields
 from . import results          # noqa: F401  (solfec.results: h5py reader of output files)
 
 from ._version import __version__  # noqa: F401
@@ -55,4 +57,4 @@ __all__ = (_shapes.__all__ + _model.__all__ + _loads.__all__ + _constraints.__al
            _solvers.__all__ + _run.__all__ + _history.__all__ + _fclib.__all__ +
            _bases.__all__ + _contact_method.__all__ + _partition.__all__ + _meshgen.__all__ +
            _initial_state.__all__ + _compat.__all__ + _tetgen.__all__ +
-           _mesh_split.__all__)
+           _mesh_split.__all__ + _fields.__all__)

@@ -12,7 +12,7 @@ from . import _solfec
 from .model import BODY, SOLFEC
 
 __all__ = ["DISPLAY_POINT", "RENDER", "REGISTER_CALLBACK",
-           "RT_SPLIT", "SIMPLIFIED_CRACK", "FIELD", "SICONOS_SOLVER", "HYBRID_SOLVER",
+           "RT_SPLIT", "SIMPLIFIED_CRACK", "SICONOS_SOLVER", "HYBRID_SOLVER",
            "SOLFEC_EXPORT", "MBFCP_EXPORT", "FRACTURE_EXPORT_YAFFEMS", "BODY_MM_EXPORT"]
 
 
@@ -104,7 +104,6 @@ def _missing(name, instead):
 
 RT_SPLIT = _missing("RT_SPLIT", "run-time splitting of FINITE_ELEMENT bodies is not supported")
 SIMPLIFIED_CRACK = _missing("SIMPLIFIED_CRACK", "cracking of bodies is not supported")
-FIELD = _missing("FIELD", "spatial fields (for the TSANG_MARSDEN material) are not supported")
 SICONOS_SOLVER = _missing(
     "SICONOS_SOLVER", "use GAUSS_SEIDEL_SOLVER (the same problem), or write a step's local "
     "problem with LOCDYN_DUMP (FCLIB format) and solve it with Siconos (docs/deck-language.md, "

@@ -69,6 +69,7 @@ class SOLFEC(_KnownMembers):
         self._bases = {}             # REGISTER_BASE label -> (evals, evecs)
         self._bulk = []              # BULK_MATERIAL objects
         self._surface = []           # SURFACE_MATERIAL objects
+        self._fields = []            # FIELD objects (fields.py)
         self._output_interval = None
         self._output_compression = False
         self._corotated = {}         # COROTATED_DISPLACEMENTS snapshots by body id (bases.py)
@@ -153,16 +154,25 @@ class BULK_MATERIAL:
     """BULK_MATERIAL(solfec | model, label, young, poisson, density): volume material
     (young [Pa], poisson [-], density [kg/m^3]); model 'KIRCHHOFF' (Saint Venant-Kirchhoff),
     'NEO_HOOKEAN' (compressible neo-Hookean) or 'BLATZ_KO' (Blatz-Ko, shear modulus
-    young/(2+2 poisson)); NEO_HOOKEAN and BLATZ_KO: FINITE_ELEMENT bodies only."""
+    young/(2+2 poisson)); NEO_HOOKEAN and BLATZ_KO: FINITE_ELEMENT bodies only.
+    fields: FIELD objects or labels (kept in `fields`); model 'TSANG_MARSDEN' (Solfec-1.0's
+    nuclear graphite, which has no constitutive law there either) needs 4 of them and is
+    refused for PSEUDO_RIGID and FINITE_ELEMENT bodies (docs/deck-language.md, FIELD)."""
 
     _counter = 0
 
     def __init__(self, solfec, model="KIRCHHOFF", label=None, young=1e6, poisson=0.25,
-                 density=1e3):
+                 density=1e3, fields=None):
         r = "BULK_MATERIAL"
         A.instance(solfec, SOLFEC, r, "solfec")
         m = _solfec.BulkMaterial()
-        m.model = A.choice(model, r, "model", ("KIRCHHOFF", "NEO_HOOKEAN", "BLATZ_KO"))
+        name = A.choice(model, r, "model", ("KIRCHHOFF", "NEO_HOOKEAN", "BLATZ_KO",
+                                            "TSANG_MARSDEN"))
+        self._fields = _material_fields(solfec, fields, name, r)
+        self._model = name
+        # TSANG_MARSDEN has no law: the core holds its elastic constants as KIRCHHOFF for
+        # RIGID and OBSTACLE bodies, which use the density only; deformable bodies refuse it
+        m.model = "KIRCHHOFF" if name == "TSANG_MARSDEN" else name
         if label is None:
             BULK_MATERIAL._counter += 1
             label = f"BULK_MATERIAL_{BULK_MATERIAL._counter}"
@@ -181,8 +191,9 @@ class BULK_MATERIAL:
         self._m = m
         solfec._bulk.append(self)
 
-    model = property(lambda self: self._m.model)
+    model = property(lambda self: self._model)
     label = property(lambda self: self._m.label)
+    fields = property(lambda self: list(self._fields))
 
     def _setter(name):
         def get(self):
@@ -547,15 +558,17 @@ class BODY(_KnownMembers):
 
 
 def BYLABEL(solfec, kind, label):
-    """BYLABEL(solfec, kind, label): the labelled BODY, SURFACE_MATERIAL or BULK_MATERIAL, or
-    None."""
+    """BYLABEL(solfec, kind, label): the labelled BODY, SURFACE_MATERIAL, BULK_MATERIAL or
+    FIELD, or None."""
     r = "BYLABEL"
     A.instance(solfec, SOLFEC, r, "solfec")
     kind = A.choice(kind, r, "kind", ("BODY", "SURFACE_MATERIAL", "BULK_MATERIAL",
-                                      "SURFACE MATERIAL", "BULK MATERIAL"))
+                                      "SURFACE MATERIAL", "BULK MATERIAL", "FIELD"))
     A.string(label, r, "label")
     if kind == "BODY":
         pool = solfec.bodies[::-1]  # the first body made with the label
+    elif kind == "FIELD":
+        pool = solfec._fields
     elif kind.startswith("SURFACE"):
         pool = solfec._surface
     else:
@@ -603,9 +616,36 @@ def _bulk_material(solfec, material, r):
     return A.instance(material, BULK_MATERIAL, r, "material")
 
 
+def _material_fields(solfec, fields, model, r):
+    """BULK_MATERIAL's `fields`: FIELD objects of this SOLFEC object or their labels."""
+    if fields is None:
+        out = []
+    elif isinstance(fields, (str, bytes)) or not isinstance(fields, (list, tuple)):
+        raise TypeError(f"{r}: argument 'fields' must be a list of FIELD objects or field "
+                        f"labels, got {type(fields).__name__}")
+    else:
+        out = []
+        for i, f in enumerate(fields):
+            hit = [g for g in solfec._fields if g is f or (isinstance(f, str) and g.label == f)]
+            if not hit:
+                raise TypeError(f"{r}: argument 'fields' item {i} = {f!r} must be a FIELD "
+                                f"object of this SOLFEC object or a valid field label")
+            out.append(hit[0])
+    if model == "TSANG_MARSDEN" and len(out) != 4:
+        raise ValueError(f"{r}: model 'TSANG_MARSDEN' needs 4 fields (argument 'fields'), "
+                         f"got {len(out)}")
+    return out
+
+
 def _check_compressible(mat, routine, body):
     """poisson 0.5 (Solfec-1.0 decks use it): accepted by BULK_MATERIAL, refused here for
-    deformable bodies."""
+    deformable bodies; so is the TSANG_MARSDEN model, which has no constitutive law."""
+    if mat.model == "TSANG_MARSDEN":
+        raise ValueError(f"{routine}: BULK_MATERIAL '{mat.label}' has model 'TSANG_MARSDEN' "
+                         f"(nuclear graphite), which has no constitutive law (nor has it in "
+                         f"Solfec-1.0, which stops when such a body is evaluated), so the "
+                         f"deformable body {body} cannot use it (argument 'material'); use "
+                         f"it for RIGID and OBSTACLE bodies only (density), or 'KIRCHHOFF'")
     if mat.poisson > 0.4999999:
         raise ValueError(f"{routine}: BULK_MATERIAL '{mat.label}' has poisson = {mat.poisson} "
                          f"(incompressible), which the deformable body {body} cannot use "
