@@ -20,6 +20,12 @@
 # Bodies leaving the drum would be deleted (EXTENTS), a contact deeper than 2 cm stops the run
 # (UNPHYSICAL_PENETRATION). Results are written once (OUTPUT every 1000 s).
 #
+# DRUM_SHAPES=SPHERES or ELLIPSOIDS (environment) fills the drum with one shape instead
+# (run_drum_shapes.py): ellipsoids of semi-axes (0.048, 0.036, 0.024) m (aspect 2 : 1.5 : 1)
+# turned about random axes by random angles (fixed seed), or spheres of the same volume
+# (radius (0.048 * 0.036 * 0.024)^(1/3) = 0.0346 m), on the same lattice sites (the largest
+# semi-axis 0.048 m < PITCH / 2 and < CLEAR: no overlaps at the start).
+#
 # At the end every rank writes its timings and the state of the bodies it owns (HERE) into
 # OUTDIR/drum-ranks/, and rank 0 merges them into one line `DRUM_RESULT {json}` with the
 # SOLFEC.parallel_stats of solfec-mpi when present (see tests/benchmarks/README.md).
@@ -47,6 +53,11 @@ TILT = 8.0        # largest cube tilt [degrees]
 PITCH = 0.1       # lattice pitch [m]
 CLEAR = 0.052     # lattice sites keep this distance from the wall [m]
 FILL = 280        # bodies per lattice layer along the axis (sets the drum length)
+SHAPES = os.environ.get('DRUM_SHAPES', 'MIXED').upper()
+if SHAPES not in ('MIXED', 'SPHERES', 'ELLIPSOIDS'):
+    raise ValueError("drum.py: DRUM_SHAPES = %r; use MIXED, SPHERES or ELLIPSOIDS" % SHAPES)
+ELL = (0.048, 0.036, 0.024)  # ellipsoid semi-axes [m] (DRUM_SHAPES=ELLIPSOIDS)
+RE = (ELL[0] * ELL[1] * ELL[2]) ** (1.0 / 3.0)  # radius of the sphere of the same volume
 NY = max(1, int(math.ceil(N / FILL)))
 L = NY * PITCH + 2 * 0.03   # inner length of the drum [m]
 
@@ -93,6 +104,23 @@ def cube(c, rng):
     return shape
 
 
+def ellipsoid(c, rng):
+    shape = ELLIP(c, ELL, 1, 2)
+    axis = (rng.uniform(-1, 1), rng.uniform(-1, 1), rng.uniform(-1, 1))
+    if sum(x * x for x in axis) > 1e-6:
+        ROTATE(shape, c, axis, rng.uniform(0.0, 180.0))
+    return shape
+
+
+def particle(c, parity, rng):
+    """The body shape at lattice site c (parity: the site's checkerboard colour)."""
+    if SHAPES == 'SPHERES':
+        return SPHERE(c, RE, 1, 2)
+    if SHAPES == 'ELLIPSOIDS':
+        return ellipsoid(c, rng)
+    return SPHERE(c, RS, 1, 2) if parity == 0 else cube(c, rng)
+
+
 def lattice_sites():
     """The N lowest lattice sites inside the drum (ties broken by distance from the plane x=0)."""
     r_max = R - CLEAR
@@ -128,8 +156,7 @@ INITIAL_VELOCITY(drum, (0, 0, 0), (0, OMEGA, 0))
 rng = random.Random(20261126)
 bodies = []
 for c, parity in lattice_sites():
-    shape = SPHERE(c, RS, 1, 2) if parity == 0 else cube(c, rng)
-    bodies.append(BODY(sol, 'RIGID', shape, bulk))
+    bodies.append(BODY(sol, 'RIGID', particle(c, parity, rng), bulk))
 big = R + 1.0
 EXTENTS(sol, (-big, -L / 2 - 1.0, -big, big, L / 2 + 1.0, big))  # escaped bodies are deleted
 UNPHYSICAL_PENETRATION(sol, 0.02)  # a SolverError if any contact gap < -2 cm
@@ -279,7 +306,7 @@ def merge(parts):
         con = [sum(c) for c in zip(*(p['contacts'] for p in parts))]
     its = parts[0]['iters']
     mean, rmean, rmax, ke = summary(state)
-    res = {'n': N, 'nbod': len(state), 'steps': STEPS, 'settle': SETTLE, 'step': H,
+    res = {'n': N, 'shapes': SHAPES, 'nbod': len(state), 'steps': STEPS, 'settle': SETTLE, 'step': H,
            'omega': OMEGA, 'drum_radius': R, 'drum_length': L, 'ranks': nr,
            'mode': 'replicated' if replicated else 'decomposed', 'setup': t_setup,
            'wall': max(p['wall'] for p in parts), 'cpu': max(p['cpu'] for p in parts),
