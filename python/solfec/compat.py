@@ -12,8 +12,8 @@ from . import _solfec
 from .model import BODY, SOLFEC
 
 __all__ = ["DISPLAY_POINT", "RENDER", "REGISTER_CALLBACK",
-           "RT_SPLIT", "SIMPLIFIED_CRACK", "SICONOS_SOLVER", "HYBRID_SOLVER",
-           "SOLFEC_EXPORT", "MBFCP_EXPORT", "FRACTURE_EXPORT_YAFFEMS", "BODY_MM_EXPORT"]
+           "RT_SPLIT", "SIMPLIFIED_CRACK", "HYBRID_SOLVER",
+           "SOLFEC_EXPORT", "FRACTURE_EXPORT_YAFFEMS", "BODY_MM_EXPORT"]
 
 
 def DISPLAY_POINT(body, point, label=None):
@@ -104,13 +104,8 @@ def _missing(name, instead):
 
 RT_SPLIT = _missing("RT_SPLIT", "run-time splitting of FINITE_ELEMENT bodies is not supported")
 SIMPLIFIED_CRACK = _missing("SIMPLIFIED_CRACK", "cracking of bodies is not supported")
-SICONOS_SOLVER = _missing(
-    "SICONOS_SOLVER", "use GAUSS_SEIDEL_SOLVER (the same problem), or write a step's local "
-    "problem with LOCDYN_DUMP (FCLIB format) and solve it with Siconos (docs/deck-language.md, "
-    "'FCLIB local problems')")
 HYBRID_SOLVER = _missing("HYBRID_SOLVER", "co-simulation with Parmec is not supported")
 SOLFEC_EXPORT = _missing(
     "SOLFEC_EXPORT", "results are written to HDF5 every OUTPUT interval; XDMF_EXPORT writes "
     "ParaView files (docs/output.md)")
-MBFCP_EXPORT = _missing("MBFCP_EXPORT", "the MBFCP format is not supported")
 FRACTURE_EXPORT_YAFFEMS = _missing("FRACTURE_EXPORT_YAFFEMS", "fracture export is not supported")

@@ -9,7 +9,8 @@ from ._output import check_free_space
 from .history import _current_row, _load_frame, _reader, _restore_last
 from .model import BODY, SOLFEC
 from .results import TIMING_NAMES
-from .solvers import AUTO_SOLVER, GAUSS_SEIDEL_SOLVER, NEWTON_SOLVER, PENALTY_SOLVER
+from .solvers import (AUTO_SOLVER, GAUSS_SEIDEL_SOLVER, NEWTON_SOLVER, PENALTY_SOLVER,
+                      SICONOS_SOLVER)
 
 __all__ = ["RUN", "CALLBACK", "OUTPUT", "EXTENTS", "UNPHYSICAL_PENETRATION", "GEOMETRIC_EPSILON",
            "CONTACT_EXCLUDE_BODIES", "CONTACT_EXCLUDE_OBJECTS", "CONTACT_EXCLUDE_SURFACES",
@@ -17,7 +18,7 @@ __all__ = ["RUN", "CALLBACK", "OUTPUT", "EXTENTS", "UNPHYSICAL_PENETRATION", "GE
            "NON_SOLFEC_ARGV", "ENERGY", "TIMING", "DURATION", "DISPLACEMENT", "VELOCITY",
            "IMBALANCE_TOLERANCE", "WARNINGS"]
 
-_SOLVERS = (GAUSS_SEIDEL_SOLVER, PENALTY_SOLVER, NEWTON_SOLVER, AUTO_SOLVER)
+_SOLVERS = (GAUSS_SEIDEL_SOLVER, PENALTY_SOLVER, NEWTON_SOLVER, AUTO_SOLVER, SICONOS_SOLVER)
 
 
 def RUN(solfec, solver, duration):
@@ -28,7 +29,7 @@ def RUN(solfec, solver, duration):
     r = "RUN"
     A.instance(solfec, SOLFEC, r, "solfec")
     A.instance(solver, _SOLVERS, r, "solver",
-               "GAUSS_SEIDEL_SOLVER, PENALTY_SOLVER, NEWTON_SOLVER or AUTO_SOLVER")
+               "GAUSS_SEIDEL_SOLVER, PENALTY_SOLVER, NEWTON_SOLVER, AUTO_SOLVER or SICONOS_SOLVER")
     if not isinstance(solver, PENALTY_SOLVER):
         for m in solfec._surface:
             if m.model == "SPRING_DASHPOT":

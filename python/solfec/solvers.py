@@ -1,7 +1,8 @@
 """Constraint solvers of the deck language (manual 4.1.9, 4.1.10): GAUSS_SEIDEL_SOLVER,
 PENALTY_SOLVER, NEWTON_SOLVER (4.1.11, with locdyn='OFF' the former BODY_SPACE_SOLVER of
 4.1.12, also under its manual name), Solfec-1.0's TEST_SOLVER (run as NEWTON_SOLVER) and the
-extension AUTO_SOLVER (Newton and Gauss-Seidel taking turns)."""
+extension AUTO_SOLVER (Newton and Gauss-Seidel taking turns), and Solfec-1.0's SICONOS_SOLVER
+(Siconos numerics, when this build links it)."""
 
 import inspect
 import os
@@ -11,7 +12,7 @@ from . import _args as A
 from . import _solfec
 
 __all__ = ["GAUSS_SEIDEL_SOLVER", "PENALTY_SOLVER", "NEWTON_SOLVER", "TEST_SOLVER",
-           "BODY_SPACE_SOLVER", "AUTO_SOLVER", "SolverError"]
+           "BODY_SPACE_SOLVER", "AUTO_SOLVER", "SICONOS_SOLVER", "SolverError"]
 
 SolverError = _solfec.SolverError
 
@@ -543,3 +544,76 @@ class AUTO_SOLVER(_IterationsHistory):
 
     def __repr__(self):
         return f"<AUTO_SOLVER meritval={self.meritval} maxiter={self.maxiter} first={self.first}>"
+
+
+_SICONOS_PACKAGE = "libsiconos-numerics-dev"
+
+
+def _require_siconos():
+    """Raises RuntimeError naming SICONOS_SOLVER and the Debian package when this build does
+    not link Siconos numerics (CMake found no libsiconos-numerics-dev)."""
+    if not _solfec.siconos_available():
+        raise RuntimeError(
+            f"SICONOS_SOLVER: this solfec was built without Siconos numerics; install the "
+            f"Debian package {_SICONOS_PACKAGE} (bash cmake/setup.sh installs it) and rebuild "
+            f"(CMake option SOLFEC_WITH_SICONOS=ON), or use GAUSS_SEIDEL_SOLVER")
+
+
+class SICONOS_SOLVER(_IterationsHistory):
+    """SICONOS_SOLVER(| epsilon=1E-4, maxiter=1000, verbose='OFF'): every step's contact
+    problem U = W R + B solved by Siconos numerics (fc3d_driver with the nonsmooth
+    Gauss-Seidel SICONOS_FRICTION_3D_NSGS), as Solfec-1.0's SICONOS_SOLVER. epsilon is
+    Siconos' tolerance on its relative residual, maxiter its sweeps, verbose 'ON' prints
+    Siconos' own messages. Contacts only (restitution and cohesion included); a model with
+    FIX_POINT, FIX_DIRECTION, SET_VELOCITY, PUT_RIGID_LINK or PUT_SPRING constraints raises
+    an error at RUN. Needs a build with Siconos (Debian libsiconos-numerics-dev); without it
+    the constructor raises RuntimeError naming the package. Unconverged steps are reported
+    like the other solvers' (a warning, error 'DIVERGED')."""
+
+    def __init__(self, epsilon=1e-4, maxiter=1000, verbose="OFF"):
+        _require_siconos()
+        self._s = _solfec.SiconosSolver()
+        self.epsilon = epsilon
+        self.maxiter = maxiter
+        self.verbose = verbose
+
+    @property
+    def epsilon(self):
+        return self._s.epsilon
+
+    @epsilon.setter
+    def epsilon(self, v):
+        self._s.epsilon = A.positive(v, "SICONOS_SOLVER", "epsilon")
+
+    @property
+    def maxiter(self):
+        return self._s.maxiter
+
+    @maxiter.setter
+    def maxiter(self, v):
+        v = A.integer(v, "SICONOS_SOLVER", "maxiter")
+        if v < 1:
+            raise ValueError(f"SICONOS_SOLVER: argument 'maxiter' must be >= 1, got {v}")
+        self._s.maxiter = v
+
+    @property
+    def verbose(self):
+        return "ON" if self._s.verbose else "OFF"
+
+    @verbose.setter
+    def verbose(self, v):
+        self._s.verbose = A.onoff(v, "SICONOS_SOLVER", "verbose")
+
+    failure = property(lambda s: "CONTINUE")
+    error = property(lambda s: s._s.last_stats.error)
+    iters = property(lambda s: s._s.last_stats.iters)
+    merit = property(lambda s: s._s.last_stats.merit)
+    residual = property(lambda s: s._s.last_stats.relative_error)  # Siconos' error
+    message = property(lambda s: s._s.last_stats.message)
+
+    # Failures are reported (RUN's warning, HISTORY 'MERIT') and the run continues.
+    def _on_failure(self, stats):
+        return True
+
+    def __repr__(self):
+        return f"<SICONOS_SOLVER epsilon={self.epsilon} maxiter={self.maxiter}>"
