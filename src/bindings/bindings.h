@@ -14,5 +14,6 @@ void DefineIo(pybind11::module_& m);
 void DefineBases(pybind11::module_& m);   // bases_py.cc: modal analysis, reduced bases
 void DefineContact(pybind11::module_& m);  // contact_py.cc: CONTACT_METHOD, search timings
 void DefineFem(pybind11::module_& m);      // fem_py.cc: FeMesh, stress_values, cauchy_stresses
+void DefineExport(pybind11::module_& m);   // export_py.cc: model data for MBFCP_EXPORT, fracture
 
 }  // namespace solfec::bindings

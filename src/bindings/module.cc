@@ -14,4 +14,5 @@ PYBIND11_MODULE(_solfec, m) {
   solfec::bindings::DefineBases(m);
   solfec::bindings::DefineContact(m);
   solfec::bindings::DefineFem(m);
+  solfec::bindings::DefineExport(m);
 }
