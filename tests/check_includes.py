@@ -5,7 +5,8 @@ Each row of the table under "## Modules and dependencies" in docs/design.md name
 of src/ and the modules it may include ("all of the above": every module of the rows above
 it). A file of src/<module>/ may include "<module>/...", headers of its own folder, and
 "<other>/..." for the listed others only. External libraries stay in their layers: MPI and
-Zoltan in parallel (and the apps), HDF5 and zlib in io, pybind11/Python in bindings and apps.
+Zoltan in parallel (and the apps), HDF5 and zlib in io, pybind11/Python in bindings and apps,
+Siconos numerics in solvers.
 The library never ends the process: MPI_Abort, std::exit and std::abort are the launchers'
 (src/apps), the library throws.
 Exit status 1 with one line per forbidden include; run by ctest (include_layers) and pytest
@@ -24,6 +25,7 @@ EXTERNAL = {  # header prefix -> modules that may include it
     "zlib.h": {"io"},
     "pybind11/": {"bindings", "apps"},
     "Python.h": {"bindings", "apps"},
+    "siconos/": {"solvers"},  # optional Siconos numerics: SICONOS_SOLVER
 }
 ENDS_PROCESS = re.compile(r"\b(MPI_Abort|std::exit|std::abort|std::quick_exit)\s*\(")
 INCLUDE = re.compile(r'^\s*#\s*include\s*([<"])([^>"]+)[>"]', re.M)
