@@ -13,7 +13,7 @@ from .model import BODY, SOLFEC
 
 __all__ = ["DISPLAY_POINT", "RENDER", "REGISTER_CALLBACK",
            "RT_SPLIT", "SIMPLIFIED_CRACK", "HYBRID_SOLVER",
-           "SOLFEC_EXPORT", "FRACTURE_EXPORT_YAFFEMS", "BODY_MM_EXPORT"]
+           "FRACTURE_EXPORT_YAFFEMS", "BODY_MM_EXPORT"]
 
 
 def DISPLAY_POINT(body, point, label=None):
@@ -104,8 +104,8 @@ def _missing(name, instead):
 
 RT_SPLIT = _missing("RT_SPLIT", "run-time splitting of FINITE_ELEMENT bodies is not supported")
 SIMPLIFIED_CRACK = _missing("SIMPLIFIED_CRACK", "cracking of bodies is not supported")
-HYBRID_SOLVER = _missing("HYBRID_SOLVER", "co-simulation with Parmec is not supported")
-SOLFEC_EXPORT = _missing(
-    "SOLFEC_EXPORT", "results are written to HDF5 every OUTPUT interval; XDMF_EXPORT writes "
-    "ParaView files (docs/output.md)")
+HYBRID_SOLVER = _missing(
+    "HYBRID_SOLVER", "it couples the run with Parmec, which Debian does not package; "
+    "docs/deck-language.md, section 'HYBRID_SOLVER (not provided)', says what it does and what "
+    "providing it would take")
 FRACTURE_EXPORT_YAFFEMS = _missing("FRACTURE_EXPORT_YAFFEMS", "fracture export is not supported")

@@ -63,7 +63,7 @@ def test_field_errors_name_the_routine(outdir):
 def test_bulk_material_fields_and_tsang_marsden(outdir):
     sol = model(outdir)
     fs = [FIELD(sol, lambda x, y, z, t, k=k: k * x, f"f{k}") for k in range(4)]
-    mat = BULK_MATERIAL(sol, "KIRCHHOFF", "k", 1e9, 0.25, 2000.0, [fs[0], "f1"])
+    mat = BULK_MATERIAL(sol, "KIRCHHOFF", "k", 1e9, 0.25, 2000.0, fields=[fs[0], "f1"])
     assert mat.fields == [fs[0], fs[1]] and mat.model == "KIRCHHOFF"
     with pytest.raises(TypeError, match=r"BULK_MATERIAL: argument 'fields' item 1 = 'f9' must "
                                         r"be a FIELD object of this SOLFEC object or a valid "
