@@ -13,7 +13,7 @@ from .model import BODY, SOLFEC
 
 __all__ = ["DISPLAY_POINT", "RENDER", "REGISTER_CALLBACK",
            "RT_SPLIT", "SIMPLIFIED_CRACK", "HYBRID_SOLVER",
-           "FRACTURE_EXPORT_YAFFEMS", "BODY_MM_EXPORT"]
+           "BODY_MM_EXPORT"]
 
 
 def DISPLAY_POINT(body, point, label=None):
@@ -108,4 +108,3 @@ HYBRID_SOLVER = _missing(
     "HYBRID_SOLVER", "it couples the run with Parmec, which Debian does not package; "
     "docs/deck-language.md, section 'HYBRID_SOLVER (not provided)', says what it does and what "
     "providing it would take")
-FRACTURE_EXPORT_YAFFEMS = _missing("FRACTURE_EXPORT_YAFFEMS", "fracture export is not supported")

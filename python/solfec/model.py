@@ -2,6 +2,7 @@
 SURFACE_MATERIAL, BODY, TIME_SERIES, and BYLABEL, BODY_CHARS, INITIAL_VELOCITY, DELETE."""
 
 import os
+import warnings
 import weakref
 
 from . import _args as A
@@ -9,6 +10,7 @@ from . import _mpi
 from . import _output
 from . import _reduced_base
 from . import _state
+from . import fracture_check as _fracture_check
 from . import _solfec
 from .shapes import _BodyMesh, _objects, _ShapeObject
 
@@ -162,9 +164,13 @@ class BULK_MATERIAL:
     _counter = 0
 
     def __init__(self, solfec, model="KIRCHHOFF", label=None, young=1e6, poisson=0.25,
-                 density=1e3, fields=None):
+                 density=1e3, tensile=float("inf"), fields=None, fracene=float("inf")):
         r = "BULK_MATERIAL"
         A.instance(solfec, SOLFEC, r, "solfec")
+        # BODY.fracturecheck (solfec/fracture_check.py): tensile strength [Pa] and fracture
+        # energy [J/m^3]; infinity (the default) never fractures
+        self._tensile = _strength(tensile, r, "tensile")
+        self._fracene = _strength(fracene, r, "fracene")
         m = _solfec.BulkMaterial()
         name = A.choice(model, r, "model", ("KIRCHHOFF", "NEO_HOOKEAN", "BLATZ_KO",
                                             "TSANG_MARSDEN"))
@@ -193,6 +199,8 @@ class BULK_MATERIAL:
 
     model = property(lambda self: self._model)
     label = property(lambda self: self._m.label)
+    tensile = property(lambda self: self._tensile)
+    fracene = property(lambda self: self._fracene)
     fields = property(lambda self: list(self._fields))
 
     def _setter(name):
@@ -213,6 +221,13 @@ class BULK_MATERIAL:
     poisson = _setter("poisson")
     density = _setter("density")
     del _setter
+
+
+def _strength(v, routine, arg):
+    """tensile, fracene: a number >= 0 or infinity."""
+    if isinstance(v, (int, float)) and not isinstance(v, bool) and v == float("inf"):
+        return float("inf")
+    return A.positive(v, routine, arg, allow_zero=True)
 
 
 class SURFACE_MATERIAL:
@@ -550,8 +565,24 @@ class BODY(_KnownMembers):
         self._d.set_body_rotation_disabled(
             self._id, A.onoff(v, "BODY.disable_rotation", "disable_rotation"))
 
-    fracturecheck = _off_only("BODY.fracturecheck", "is not supported (no fracture model: "
-                              "FRACTURE_EXPORT_YAFFEMS and SIMPLIFIED_CRACK are not provided)")
+    @property
+    def fracturecheck(self):
+        """'ON': after every step the fracture criterion of the body's BULK_MATERIALs
+        (tensile, fracene) is checked and a fracture instance recorded when it holds
+        (solfec/fracture_check.py; FRACTURE_EXPORT_YAFFEMS reads the records)."""
+        self._d  # a deleted body raises here
+        return "ON" if getattr(self, "_fracturecheck", False) else "OFF"
+
+    @fracturecheck.setter
+    def fracturecheck(self, v):
+        on = A.onoff(v, "BODY.fracturecheck", "fracturecheck")
+        if on and self.kind != "FINITE_ELEMENT":  # Solfec-1.0 warns and leaves it 'OFF'
+            warnings.warn(f"BODY.fracturecheck: body {self._id} is {self.kind}; the fracture "
+                          f"check applies to FINITE_ELEMENT bodies only (left 'OFF')")
+            return
+        self._fracturecheck = on
+        if on:
+            _fracture_check.enable(self._solfec)
 
     def __repr__(self):
         return f"<BODY {self._id} {self.kind} label={self.label!r}>"
@@ -669,6 +700,9 @@ def _apply_bulk_material(solfec, body, volid, material, r):
         body._d.apply_bulk_material(body._id, vid, mat._m)
     except ValueError as e:  # the core names APPLY_BULKMAT; MATERIAL is the manual's name
         raise ValueError(str(e).replace("APPLY_BULKMAT", r, 1)) from None
+    if not hasattr(body, "_bulk_by_volid"):  # the fracture check reads each volume's material
+        body._bulk_by_volid = {}
+    body._bulk_by_volid[vid] = mat
 
 
 def INITIAL_VELOCITY(body, linear, angular):
