@@ -26,7 +26,8 @@ import numpy as np
 from . import _args as A
 from . import _solfec
 from .model import SOLFEC
-from .solvers import AUTO_SOLVER, GAUSS_SEIDEL_SOLVER, NEWTON_SOLVER, PENALTY_SOLVER
+from .solvers import (AUTO_SOLVER, GAUSS_SEIDEL_SOLVER, NEWTON_SOLVER, PENALTY_SOLVER,
+                      SICONOS_SOLVER)
 
 __all__ = ["LOCDYN_DUMP", "FCLIB_SOLVE"]
 
@@ -206,10 +207,10 @@ def _solve_blocks(solver, blocks):
 
 def FCLIB_SOLVE(path, solver):
     """FCLIB_SOLVE(path, solver): reads the FCLIB local problem of the HDF5 file `path` and
-    solves it with solver (GAUSS_SEIDEL_SOLVER, NEWTON_SOLVER or AUTO_SOLVER;
+    solves it with solver (GAUSS_SEIDEL_SOLVER, NEWTON_SOLVER, AUTO_SOLVER or SICONOS_SOLVER;
     PENALTY_SOLVER has no penalty data for FCLIB problems). Returns (R, U, merit): R, U as (ncontacts, 3) numpy
     arrays in FCLIB's component order (N, T1, T2), merit the manual's g(R)."""
     r = "FCLIB_SOLVE"
-    A.instance(solver, (GAUSS_SEIDEL_SOLVER, NEWTON_SOLVER, AUTO_SOLVER), r, "solver",
-               "GAUSS_SEIDEL_SOLVER, NEWTON_SOLVER or AUTO_SOLVER")
+    A.instance(solver, (GAUSS_SEIDEL_SOLVER, NEWTON_SOLVER, AUTO_SOLVER, SICONOS_SOLVER), r,
+               "solver", "GAUSS_SEIDEL_SOLVER, NEWTON_SOLVER, AUTO_SOLVER or SICONOS_SOLVER")
     return _solve_blocks(solver, _blocks_from_file(path, r))

@@ -208,3 +208,23 @@ def test_unconverged_steps_are_reported_like_the_other_solvers(outdir, capfd):
     assert si.error == "DIVERGED" and si.iters == 1
     assert "did not reach epsilon 1e-14 in 1 iterations" in si.message
     assert "WARNING: SICONOS_SOLVER did not converge" in capfd.readouterr().err
+
+
+@needs_siconos
+def test_fclib_solve_with_siconos_matches_the_runs_velocities(tmp_path):
+    # The last step of the 27-cube pile, written by LOCDYN_DUMP and solved again from zero by
+    # SICONOS_SOLVER: the contact velocities equal the run's (Gauss-Seidel, epsilon 1e-10) to
+    # the solvers' tolerance, relative to the free velocities q (R itself is not unique
+    # where a cube rests on several points).
+    import h5py
+    sol, _ = cubes_scene(3, 5e-3, str(tmp_path / "out"))
+    RUN(sol, GAUSS_SEIDEL_SOLVER(1e-10, 100000, meritval=1.0), 0.25)
+    path = str(tmp_path / "step.h5")
+    nc = LOCDYN_DUMP(sol, path)
+    assert nc > 27
+    R, U, merit = FCLIB_SOLVE(path, SICONOS_SOLVER(epsilon=1e-10, maxiter=100000))
+    with h5py.File(path, "r") as f:
+        u_run = np.asarray(f["solution/u"]).reshape(nc, 3)
+        q = np.asarray(f["fclib_local/vectors/q"])
+    assert np.abs(U - u_run).max() < 1e-9 * np.abs(q).max()  # measured 1e-10 |q|
+    assert merit < 1e-16
