@@ -12,7 +12,7 @@ extension, below them all):
   layer 2: _output xdmf shapes viewer.scene
   layer 2: fracture_check
   layer 3: model meshgen mesh_split viewer.server
-  layer 4: constraints loads contact_method partition compat initial_state history viewer fields
+  layer 4: constraints loads contact_method partition compat initial_state history viewer fields split
   layer 4: mbfcp
   layer 5: bases run solfec_export
   layer 6: fclib tetgen
@@ -39,6 +39,7 @@ from .meshgen import *         # noqa: F401,F403
 from .initial_state import *   # noqa: F401,F403
 from .compat import *          # noqa: F401,F403
 from .tetgen import *          # noqa: F401,F403
+from .split import *           # noqa: F401,F403
 from .mesh_split import *      # noqa: F401,F403
 from .fields import *          # noqa: F401,F403
 from .solfec_export import *   # noqa: F401,F403
@@ -53,6 +54,7 @@ from . import meshgen as _meshgen
 from . import initial_state as _initial_state
 from . import compat as _compat
 from . import tetgen as _tetgen
+from . import split as _split
 from . import mesh_split as _mesh_split
 from . import fields as _fields
 from . import solfec_export as _solfec_export
@@ -67,4 +69,4 @@ __all__ = (_shapes.__all__ + _model.__all__ + _loads.__all__ + _constraints.__al
            _bases.__all__ + _contact_method.__all__ + _partition.__all__ + _meshgen.__all__ +
            _initial_state.__all__ + _compat.__all__ + _tetgen.__all__ +
            _mesh_split.__all__ + _fields.__all__ + _solfec_export.__all__ + _mbfcp.__all__ +
-           _fracture_export.__all__)
+           _fracture_export.__all__ + _split.__all__)

@@ -12,7 +12,7 @@ from . import _solfec
 from .model import BODY, SOLFEC
 
 __all__ = ["DISPLAY_POINT", "RENDER", "REGISTER_CALLBACK",
-           "RT_SPLIT", "SIMPLIFIED_CRACK", "HYBRID_SOLVER",
+           "HYBRID_SOLVER",
            "BODY_MM_EXPORT"]
 
 
@@ -102,8 +102,6 @@ def _missing(name, instead):
     return routine
 
 
-RT_SPLIT = _missing("RT_SPLIT", "run-time splitting of FINITE_ELEMENT bodies is not supported")
-SIMPLIFIED_CRACK = _missing("SIMPLIFIED_CRACK", "cracking of bodies is not supported")
 HYBRID_SOLVER = _missing(
     "HYBRID_SOLVER", "it couples the run with Parmec, which Debian does not package; "
     "docs/deck-language.md, section 'HYBRID_SOLVER (not provided)', says what it does and what "

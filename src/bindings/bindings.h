@@ -15,5 +15,6 @@ void DefineBases(pybind11::module_& m);   // bases_py.cc: modal analysis, reduce
 void DefineContact(pybind11::module_& m);  // contact_py.cc: CONTACT_METHOD, search timings
 void DefineFem(pybind11::module_& m);      // fem_py.cc: FeMesh, stress_values, cauchy_stresses
 void DefineExport(pybind11::module_& m);   // export_py.cc: model data for MBFCP_EXPORT, fracture
+void DefineSplit(pybind11::module_& m);    // split_py.cc: SIMPLIFIED_CRACK, RT_SPLIT
 
 }  // namespace solfec::bindings

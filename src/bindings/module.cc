@@ -15,4 +15,5 @@ PYBIND11_MODULE(_solfec, m) {
   solfec::bindings::DefineContact(m);
   solfec::bindings::DefineFem(m);
   solfec::bindings::DefineExport(m);
+  solfec::bindings::DefineSplit(m);
 }

@@ -48,6 +48,7 @@ body::Body& Domain::AddBody(std::unique_ptr<body::Body> b) {
 void Domain::DeleteBody(Id id) {
   Body* b = FindBody(id);
   if (!b) return;
+  if (step_count_ > 0) ++bodies_deleted_since_step_;
   constraints_.remove_if([b](const Constraint& c) { return c.body1 == b || c.body2 == b; });
   constraint_index_valid_ = false;
   body_by_id_.erase(id);
@@ -323,9 +324,9 @@ void Domain::EndIntegration(double t, double h) {
   time_ = t + h;
   ++step_count_;
   CheckFinite();
-  const size_t before = bodies_.size();
   DeleteBodiesOutsideExtents();
-  deleted_last_step_ = static_cast<int>(before - bodies_.size());
+  deleted_last_step_ = bodies_deleted_since_step_;  // also those deleted between steps
+  bodies_deleted_since_step_ = 0;
   new_last_step_ = bodies_added_since_step_;
   bodies_added_since_step_ = 0;
 }

@@ -251,6 +251,7 @@ class Domain {
   StageTimes stage_times_;
   double run_end_time_ = 0.0;
   int deleted_last_step_ = 0, new_last_step_ = 0, bodies_added_since_step_ = 0;
+  int bodies_deleted_since_step_ = 0;  // DeleteBody after the first step (EXTENTS, decks)
 };
 
 }  // namespace solfec::domain
