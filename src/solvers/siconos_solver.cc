@@ -75,6 +75,20 @@ void RunDriver(FrictionContactProblem* fc, double* r, double* u, SolverOptions* 
 
 }  // namespace
 
+struct SiconosSolver::Handle {
+#ifdef SOLFEC_HAVE_SICONOS
+  SolverOptions* so = nullptr;
+  ~Handle() {
+    if (so) solver_options_delete(so);
+  }
+#endif
+};
+
+SiconosSolver::SiconosSolver() = default;
+SiconosSolver::~SiconosSolver() = default;
+SiconosSolver::SiconosSolver(SiconosSolver&&) noexcept = default;
+SiconosSolver& SiconosSolver::operator=(SiconosSolver&&) noexcept = default;
+
 bool SiconosAvailable() {
 #ifdef SOLFEC_HAVE_SICONOS
   return true;
@@ -200,23 +214,29 @@ SolverStats SiconosSolver::Solve(BlockProblem& problem) {
     fc.M = M;
     fc.q = q.data();
     fc.mu = mu.data();
-    SolverOptions* so = solver_options_create(SICONOS_FRICTION_3D_NSGS);
+    if (!handle_) handle_ = std::make_unique<Handle>();
+    if (!handle_->so) handle_->so = solver_options_create(SICONOS_FRICTION_3D_NSGS);
+    SolverOptions* so = handle_->so;
     so->iparam[SICONOS_IPARAM_MAX_ITER] = options_.maxiter;
     so->dparam[SICONOS_DPARAM_TOL] = options_.epsilon;
+    so->iparam[SICONOS_IPARAM_ITER_DONE] = 0;
+    so->dparam[SICONOS_DPARAM_RESIDU] = 0.0;
     numerics_set_verbose(options_.verbose ? 1 : 0);
 
     SiconosResult result;
     RunDriver(&fc, r.data(), u.data(), so, &result);
     result.iters = so->iparam[SICONOS_IPARAM_ITER_DONE];
     result.error = so->dparam[SICONOS_DPARAM_RESIDU];
-    solver_options_delete(so);
     // The SBM's arrays are ours; the diagonal-block index is Siconos' (malloc'ed by NSGS).
     free(sbm.diagonal_blocks);
     sbm.diagonal_blocks = nullptr;
     NM_free_not_SBM(M);
-    if (result.fatal)
+    if (result.fatal) {
+      solver_options_delete(so);  // left in an unknown state: a fresh one next time
+      handle_->so = nullptr;
       throw SolverError("SICONOS_SOLVER: Siconos numerics stopped with an error: " +
                         result.message);
+    }
 
     iters += result.iters;
     error = result.error;

@@ -4,6 +4,7 @@
 // exists, SiconosAvailable() is false and Solve throws an InputError naming the package.
 #pragma once
 
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -23,6 +24,10 @@ struct SiconosOptions {
 
 class SiconosSolver final : public ConstraintSolver {
  public:
+  SiconosSolver();
+  ~SiconosSolver() override;
+  SiconosSolver(SiconosSolver&&) noexcept;
+  SiconosSolver& operator=(SiconosSolver&&) noexcept;
   // The friction-contact problem of Siconos (u = M r + q, r in the Coulomb cone K_mu,
   // u + mu |u_T| e_N in its dual, each contact's components ordered (N, T1, T2)) built from
   // the rows: M = W and q = B permuted from our (T1, T2, N) frame; the restitution term
@@ -44,6 +49,10 @@ class SiconosSolver final : public ConstraintSolver {
   const SolverStats& last_stats() const { return last_stats_; }
 
  private:
+  // Siconos' SolverOptions of NSGS, created at the first Solve and kept (Siconos 4.4's
+  // solver_options_delete does not free the structures themselves: one per step would leak).
+  struct Handle;
+  std::unique_ptr<Handle> handle_;
   SiconosOptions options_;
   SolverStats last_stats_;
 };
