@@ -8,6 +8,7 @@ import sys
 import numpy as np
 
 from . import _args as A
+from . import _mpi
 from . import _state
 from . import pbf
 from . import results as R
@@ -230,12 +231,28 @@ def SOLFEC_EXPORT(solfec, time, path, subset=None):
         raise ValueError(f"{r}: argument 'path' must name a directory, got {path!r}")
     path = path.rstrip("/")
     name = os.path.basename(path)
+    out = os.path.join(path, name)
+    if _mpi.size() > 1:
+        if solfec._mode != "READ":
+            raise ValueError(f"{r}: the current state of a solfec-mpi run is spread over the "
+                             f"ranks; export it in READ mode (Solfec-1.0 writes nothing under "
+                             f"MPI)")
+        try:
+            if _mpi.rank() == 0:  # every rank reads the same results: one writes
+                _export(solfec, time, path, subset, out, r)
+        finally:
+            _mpi.barrier()  # the others wait for the files (an error on rank 0 still releases them)
+        return out
+    _export(solfec, time, path, subset, out, r)
+    return out
+
+
+def _export(solfec, time, path, subset, out, r):
     try:
         os.makedirs(path, exist_ok=True)
     except OSError as e:
         raise ValueError(f"{r}: cannot create the directory of argument 'path' = '{path}': "
                          f"{e.strerror}") from None
-    out = os.path.join(path, name)
     if solfec._mode == "READ":
         with _Session(solfec) as res:
             frames = _xdmf_frames(res, time, r)
@@ -263,4 +280,3 @@ def SOLFEC_EXPORT(solfec, time, path, subset=None):
     deck = _deck_path()
     if deck is not None:
         shutil.copyfile(deck, out + ".py")
-    return out
