@@ -174,3 +174,53 @@ def test_a_deck_run_copies_itself_and_errors_name_the_routine(run_solfec, tmp_pa
     assert f["bodies"][0]["label"] == "ball"
     assert "ERR SOLFEC_EXPORT: argument 'subset' matches no body" in p.stdout
     assert "ERR SOLFEC_EXPORT: argument 'solfec'" in p.stdout
+
+
+MPI_DECK = """
+sol = SOLFEC('DYNAMIC', 1e-3, 'out/d')
+sol.verbose = 'OFF'
+GRAVITY(sol, (0, 0, -10))
+mat = BULK_MATERIAL(sol, young=1e7, poisson=0.25, density=1e3)
+SURFACE_MATERIAL(sol, friction=0.3)
+C = [0, 0, 0, 1, 0, 0, 1, 1, 0, 0, 1, 0, 0, 0, 1, 1, 0, 1, 1, 1, 1, 0, 1, 1]
+BODY(sol, 'OBSTACLE', TRANSLATE(SCALE(HULL(C, 1, 1), (4, 2, 0.2)), (-1, -0.5, -0.2)), mat)
+for i in range(3):
+    BODY(sol, 'RIGID', TRANSLATE(HULL(C, 1, 1), (i * 1.2, 0, 0)), mat, label='b%d' % i)
+RUN(sol, GAUSS_SEIDEL_SOLVER(1e-8, 100), 0.01)
+if sol.mode == 'READ':
+    SOLFEC_EXPORT(sol, [0.005, 0.01], 'out/sx')
+else:
+    try:
+        SOLFEC_EXPORT(sol, 0.0, 'out/sw')
+    except ValueError as e:
+        print('ERR', e)
+"""
+
+
+def test_under_solfec_mpi_read_mode_writes_the_serial_files(tmp_path):
+    import shutil
+    import subprocess
+    from conftest import BUILD
+    mpi, mpirun = os.path.join(BUILD, "solfec-mpi"), shutil.which("mpirun")
+    if not (os.path.exists(mpi) and mpirun):
+        pytest.skip("solfec-mpi not built or no mpirun")
+    env = dict(os.environ, OMPI_ALLOW_RUN_AS_ROOT="1", OMPI_ALLOW_RUN_AS_ROOT_CONFIRM="1",
+               OMPI_MCA_rmaps_base_oversubscribe="1")
+    (tmp_path / "deck.py").write_text(MPI_DECK)
+    cmd = [mpirun, "--oversubscribe", "-np", "2", mpi, "deck.py"]
+    p = subprocess.run(cmd, cwd=tmp_path, env=env, capture_output=True, text=True, timeout=300)
+    assert p.returncode == 0, p.stderr
+    assert "ERR SOLFEC_EXPORT: the current state of a solfec-mpi run is spread" in p.stdout
+    assert not (tmp_path / "out/sw/sw.dat").exists()
+    p = subprocess.run(cmd, cwd=tmp_path, env=env, capture_output=True, text=True, timeout=300)
+    assert p.returncode == 0, p.stderr
+    frames = pbf.read_states(str(tmp_path / "out/sx/sx"))
+    with results.Results(str(tmp_path / "out/d/d.h5")) as res:
+        idx = [res.nearest_frame(t) for t in (0.005, 0.01)]
+        for f, fr in zip(frames, res.iter_frames(idx)):
+            assert f["time"] == fr.time
+            assert sorted(f["bodies"]) == sorted(int(i) for i in fr.bodies["id"]) == [0, 1, 2, 3]
+            for bid, b in f["bodies"].items():
+                assert b["conf"] == fr.body_q(bid).tolist()
+            assert len(f["constraints"]) == len(fr.constraints)
+    assert (tmp_path / "out/sx/sx.py").read_text() == MPI_DECK
