@@ -77,6 +77,10 @@ def test_bulk_material_fields_and_tsang_marsden(outdir):
     graphite = BULK_MATERIAL(sol, model="TSANG_MARSDEN", label="graphite", density=1800.0,
                              fields=["f0", "f1", "f2", "f3"])
     assert graphite.model == "TSANG_MARSDEN" and graphite.fields == fs
+    # Solfec-1.0's positional order: solfec, model, label, young, poisson, density, tensile,
+    # fields, fracene
+    g2 = BULK_MATERIAL(sol, "TSANG_MARSDEN", "g2", 1e10, 0.2, 1800.0, 2e7, fs[::-1], 100.0)
+    assert g2.fields == fs[::-1] and g2.density == 1800.0
     assert BYLABEL(sol, "BULK_MATERIAL", "graphite") is graphite
     # a rigid body uses the density only (as Solfec-1.0): mass of a 1 m cube = 1800 kg
     rb = BODY(sol, "RIGID", HULL(CUBE, 1, 1), graphite)
