@@ -33,7 +33,8 @@ namespace {
 const char* RowKindName(LawKind kind) {
   switch (kind) {
     case LawKind::kEquality:
-      return "an equality row (FIX_POINT, or PUT_RIGID_LINK with coincident points)";
+      return "an equality row (FIX_POINT, PUT_RIGID_LINK with coincident points, or the glue "
+             "between PARTITION parts)";
     case LawKind::kNormalEquality:
       return "a normal-equality row (FIX_DIRECTION, SET_DISPLACEMENT, SET_VELOCITY, "
              "SET_ACCELERATION or PUT_RIGID_LINK)";
