@@ -161,13 +161,17 @@ def MBFCP_EXPORT(solfec, path):
     """MBFCP_EXPORT(solfec, path): writes the multibody frictional contact problem as it is
     now (materials, gravity, bodies with their referential shapes, velocities and point
     loads, constraints other than contacts) to the text file `path` in Solfec-1.0's MBFCP
-    format (solfec-mpi: `path`.rank on each rank, with the rank's bodies). Returns None."""
+    format (solfec-mpi: `path`.rank on each rank, with the bodies it owns and the OBSTACLEs).
+    Returns None."""
     A.instance(solfec, SOLFEC, _R, "solfec")
     p = A.string(path, _R, "path")
     if _mpi.active():
         p = f"{p}.{_mpi.rank()}"
     d = solfec._domain
-    ids = [i for i in d.body_ids() if not _mpi.active() or d.owns(i)]
+    # solfec-mpi: the bodies this rank owns (before the first RUN: all, replicated) and the
+    # OBSTACLEs, which every rank holds
+    ids = [i for i in d.body_ids()
+           if not _mpi.active() or d.owns(i) or d.body_kind(i) == "OBSTACLE"]
     out = []
     _surface_materials(solfec, out)
     _bulk_materials(solfec, out)

@@ -246,3 +246,33 @@ def test_mbfcp_export_errors_name_the_routine_and_argument(outdir, tmp_path):
     with pytest.raises(ValueError, match="MBFCP_EXPORT: body .* callback"):
         MBFCP_EXPORT(sol, str(tmp_path / "y"))
     assert solfec.MBFCP_EXPORT is MBFCP_EXPORT
+
+
+MPI_DECK = """
+sol = SOLFEC('DYNAMIC', 1e-3, 'out/m')
+sol.verbose = 'OFF'
+mat = BULK_MATERIAL(sol, label='M', density=1e3)
+GRAVITY(sol, (0, 0, -10))
+cube = [0,0,0, 1,0,0, 1,1,0, 0,1,0, 0,0,1, 1,0,1, 1,1,1, 0,1,1]
+BODY(sol, 'OBSTACLE', HEX(cube, 1, 1, 1, 1, [1]*6), mat, 'floor')
+for i in range(3):
+    BODY(sol, 'RIGID', SPHERE((0.5 + 3*i, 0.5, 1.6), 0.5, 1, 1), mat, 'ball%d' % i)
+RUN(sol, GAUSS_SEIDEL_SOLVER(1e-6, 100), 0.005)
+MBFCP_EXPORT(sol, 'after.mbfcp')
+"""
+
+
+def test_mbfcp_export_under_solfec_mpi_writes_one_file_per_rank(tmp_path):
+    from test_mpi_launcher import MPIRUN, SOLFEC_MPI, mpirun
+    import os
+    if not (os.path.isfile(SOLFEC_MPI) and MPIRUN):
+        pytest.skip("solfec-mpi not built or no mpirun")
+    p = mpirun(tmp_path, MPI_DECK, np=2)
+    assert p.returncode == 0, p.stderr
+    files = [parse((tmp_path / f"after.mbfcp.{r}").read_text()) for r in (0, 1)]
+    labels = [[b["label"] for b in m["bodies"]] for m in files]
+    # each rank: the balls it owns (together all three, once) and the floor it holds too
+    assert all("floor" in lab for lab in labels)
+    balls = sorted(x for lab in labels for x in lab if x != "floor")
+    assert balls == ["ball0", "ball1", "ball2"]
+    assert not (tmp_path / "after.mbfcp").exists()
