@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "base/errors.h"
+#include "body/fem/fe_body.h"
 #include "bindings/bindings.h"
 #include "domain/body_split.h"
 #include "domain/domain.h"
@@ -100,6 +101,17 @@ void DefineSplit(py::module_& m) {
         return py::make_tuple(out, matched);
       },
       py::arg("mesh"), py::arg("faces"), py::arg("sid1"), py::arg("sid2"));
+  // The boundary faces of a FINITE_ELEMENT body's referential mesh: [(nodes, surfid)]
+  m.def(
+      "body_mesh_boundary_faces",
+      [](const Domain& d, Id id) {
+        const body::FeBody* fe = FindOrThrow(d, id, "body_mesh_boundary_faces").MeshBody();
+        if (!fe) throw InputError("body_mesh_boundary_faces: not a FINITE_ELEMENT body");
+        py::list out;
+        for (const auto& f : fe->mesh().BoundaryFaces()) out.append(py::make_tuple(f.nodes, f.surfid));
+        return out;
+      },
+      py::arg("domain"), py::arg("id"));
   // Inter-element faces of a MESH on a plane (oriented +normal) and the elements it cuts.
   m.def(
       "mesh_faces_on_plane",

@@ -1,0 +1,313 @@
+"""SIMPLIFIED_CRACK and RT_SPLIT (Solfec-1.0 lng.c, cra.c, bod.c): a bar stretched past its
+tensile strength splits at the crack plane into bodies of the sides' masses (density x the
+volume of each side), the split keeps linear and angular momentum exactly (the parts carry
+the parent's velocity field), the cut faces carry the crack's surface ids, and a bar below
+the strength does not split; PSEUDO_RIGID and FINITE_ELEMENT. RT_SPLIT of a hex block along
+an inner face layer: masses, carried node states, new surface ids, the parts flying apart
+under opposite end loads as free bodies do; a face set that leaves the mesh connected opens
+a slit. The results record the split (NEWBODS / DELBODS) and READ mode replays it."""
+
+import numpy as np
+import pytest
+
+from solfec import (BODY, BULK_MATERIAL, CALLBACK, CONTACT_EXCLUDE_BODIES, CONVEX, FORCE, HEX, HISTORY, OUTPUT,
+                    PRESSURE, RT_SPLIT, RUN, SIMPLIFIED_CRACK, SOLFEC, VELOCITY, DISPLACEMENT,
+                    GAUSS_SEIDEL_SOLVER, _solfec)
+from solfec import results
+from fe_decks_for_tests import bar_corners
+
+L, A = 1.0, 0.1          # bar [0, L] x [0, A] x [0, A]
+RHO, E, NU = 1000.0, 1e6, 0.0
+XC = 0.3                 # crack plane x = XC (an element face of the FE mesh below)
+RATE = 0.5               # initial stretching rate dF_xx/dt [1/s]
+OMEGA = 2.0              # initial spin about z [rad/s]
+STEP = 1e-4
+GAUSS = np.array([-1.0, 1.0]) / np.sqrt(3.0)
+
+
+def box_gauss(x0, x1):
+    """2x2x2 Gauss points and weights of the box [x0, x1] x [0, A] x [0, A] (exact for the
+    quadratic integrands x(X) x v(X) of affine and trilinear-free fields on a box)."""
+    V = (x1 - x0) * A * A
+    pts = [((x0 + x1) / 2 + (x1 - x0) / 2 * g, A / 2 + A / 2 * h, A / 2 + A / 2 * k)
+           for g in GAUSS for h in GAUSS for k in GAUSS]
+    return pts, [V / 8.0] * 8
+
+
+def prb_momenta(bodies):
+    """Linear and angular momentum (about the origin) of PSEUDO_RIGID box bodies, integrated
+    exactly from their velocity fields (VELOCITY, DISPLACEMENT at Gauss points)."""
+    p, l = np.zeros(3), np.zeros(3)
+    for b in bodies:
+        pts, w = box_gauss(*b._x_extent)
+        for X, wi in zip(pts, w):
+            x = np.add(X, DISPLACEMENT(b, X))
+            v = np.array(VELOCITY(b, X))
+            p += RHO * wi * v
+            l += RHO * wi * np.cross(x, v)
+    return p, l
+
+
+def fe_momenta(sol, bodies):
+    """Linear and angular momentum of FE bodies: sum over nodes of m_a u_a and
+    m_a x_a x u_a with the lumped masses (what the time stepping carries)."""
+    p, l = np.zeros(3), np.zeros(3)
+    for b in bodies:
+        m = np.array(_solfec.fe_lumped_mass(b._d, b.id, "test")).reshape(-1, 3)[:, 0]
+        x = np.array(b.conf).reshape(-1, 3)
+        u = np.array(b.velo).reshape(-1, 3)
+        p += (m[:, None] * u).sum(axis=0)
+        l += (m[:, None] * np.cross(x, u)).sum(axis=0)
+    return p, l
+
+
+def stretch_and_spin_field(X, center):
+    """Initial velocity: stretching along x about the centre plus a spin about z."""
+    r = np.subtract(X, center)
+    return np.array([RATE * r[0] - OMEGA * r[1], OMEGA * r[0], 0.0])
+
+
+def prb_bar(outdir, ft):
+    sol = SOLFEC("DYNAMIC", STEP, outdir)
+    sol.verbose = "OFF"
+    bulk = BULK_MATERIAL(sol, young=E, poisson=NU, density=RHO)
+    v = [0, 0, 0, L, 0, 0, L, A, 0, 0, A, 0, 0, 0, A, L, 0, A, L, A, A, 0, A, A]
+    faces = [4, 0, 3, 2, 1, 1, 4, 4, 5, 6, 7, 1, 4, 0, 1, 5, 4, 1, 4, 1, 2, 6, 5, 1,
+             4, 2, 3, 7, 6, 1, 4, 3, 0, 4, 7, 1]
+    b = BODY(sol, "PSEUDO_RIGID", CONVEX(v, faces, 1), bulk)
+    b._x_extent = (0.0, L)  # referential x-extent of the box (prb_momenta)
+    c = np.array(b.center)
+    # dF/dt = G about the centre (v(centre) = 0), the stretch-and-spin field
+    G = np.array([[RATE, -OMEGA, 0.0], [OMEGA, 0.0, 0.0], [0.0, 0.0, 0.0]])
+    # find the layout of dF/dt in BODY.velo (row- or column-major) from VELOCITY
+    u = [0.0] * 12
+    u[1] = 1.0  # entry 1: (1,0) in column-major, (0,1) in row-major
+    b.velo = u
+    col_major = abs(VELOCITY(b, tuple(c + [1.0, 0, 0]))[1] - 1.0) < 1e-12
+    Gf = G.flatten(order="F" if col_major else "C")
+    b.velo = list(Gf) + [0.0, 0.0, 0.0]
+    for X in ((0, 0, 0), (L, A, A), (0.2, 0.05, 0.0)):
+        assert np.allclose(VELOCITY(b, X), stretch_and_spin_field(X, c), atol=1e-12)
+    return sol, bulk, b
+
+
+def test_prb_bar_splits_at_the_plane_past_ft_keeping_mass_and_momentum(outdir):
+    ft = 1e3
+    sol, bulk, b = prb_bar(outdir, ft)
+    m0 = b.mass
+    seen = {}
+
+    def before():  # registered first: runs before the crack check of the same step
+        seen["pre"] = (sol.time, prb_momenta(sol.bodies), len(sol.bodies))
+        return 1
+
+    def after():
+        if len(sol.bodies) == 2 and "post" not in seen:
+            for part in sol.bodies:
+                part._x_extent = (XC, L) if part.center[0] > XC else (0.0, XC)
+            seen["post"] = (sol.time, prb_momenta(sol.bodies), seen["pre"])
+        return 1
+
+    CALLBACK(sol, STEP, (), before)
+    SIMPLIFIED_CRACK(b, (XC, A / 2, A / 2), (1, 0, 0), (7, 8), "TENSILE", ft=ft)
+    CALLBACK(sol, STEP, (), after)
+    OUTPUT(sol, STEP)
+    RUN(sol, GAUSS_SEIDEL_SOLVER(1e-8, 100), 40 * STEP)
+    assert "post" in seen, "the bar did not split"
+    t, (p1, l1), (t0, (p0, l0), n0) = seen["post"]
+    assert t == pytest.approx(t0) and n0 == 1  # the same step, before and after the split
+    # tension n.sigma.n = E eps (nu = 0, small strain) passed ft = 1 kPa, i.e. eps = 1e-3
+    # at RATE 0.5/s: at t = 2e-3 s (+ a step)
+    assert 2e-3 - 1e-12 <= t <= 2e-3 + 1.5 * STEP
+    parts = sorted(sol.bodies, key=lambda x: x.center[0])
+    assert [p.kind for p in parts] == ["PSEUDO_RIGID"] * 2
+    assert parts[0].mass == pytest.approx(RHO * XC * A * A, rel=1e-12)
+    assert parts[1].mass == pytest.approx(RHO * (L - XC) * A * A, rel=1e-12)
+    assert parts[0].mass + parts[1].mass == pytest.approx(m0, rel=1e-12)
+    # the split keeps the momenta to round-off (the parts carry the parent's field)
+    scale_p = RHO * L * A * A * RATE * L
+    assert np.abs(p1 - p0).max() < 1e-12 * scale_p
+    assert np.abs(l1 - l0).max() < 1e-12 * np.abs(l0).max()
+    assert abs(l0[2]) > 0.01  # the spin is there
+    # cut faces: surfid 7 on the part below the plane (outward +x), 8 above
+    with results.Results(outdir) as res:
+        for part, sid, nx in ((parts[0], 7, 1.0), (parts[1], 8, -1.0)):
+            (verts, faces, surfids, volid), = res.shape(part.id)["convexes"]
+            cut = [s for f, s in zip(faces, surfids)
+                   if np.allclose(np.asarray(verts)[f][:, 0], XC)]
+            assert cut == [sid]
+        assert res.has_body(b.id)
+
+
+def test_prb_bar_below_ft_does_not_split(outdir):
+    sol, bulk, b = prb_bar(outdir, None)
+    ft = 2e4  # the tension stays near E RATE t = 1e6 * 0.5 * 4e-3 = 2 kPa
+    SIMPLIFIED_CRACK(b, (XC, A / 2, A / 2), (1, 0, 0), 3, "TENSILE", ft=ft)
+    RUN(sol, GAUSS_SEIDEL_SOLVER(1e-8, 100), 40 * STEP)
+    assert [x.id for x in sol.bodies] == [b.id]
+    t = _solfec.crack_tension(b._d, b.id, (XC, A / 2, A / 2), (1, 0, 0))
+    assert 0.05 * ft < t < ft
+
+
+def fe_bar(outdir, nx=10, ny=2, nz=2):
+    sol = SOLFEC("DYNAMIC", STEP, outdir)
+    sol.verbose = "OFF"
+    bulk = BULK_MATERIAL(sol, young=E, poisson=NU, density=RHO)
+    b = BODY(sol, "FINITE_ELEMENT", HEX(bar_corners(L, A), nx, ny, nz, 1, [1] * 6), bulk)
+    c = np.array(b.center)
+    X = np.array(b.conf).reshape(-1, 3)
+    b.velo = [float(v) for x in X for v in stretch_and_spin_field(x, c)]
+    return sol, bulk, b
+
+
+def test_fe_bar_splits_at_the_element_faces_past_ft(outdir):
+    ft = 2e3
+    sol, bulk, b = fe_bar(outdir)
+    m0, n0 = b.mass, len(b.conf) // 3
+    seen = {}
+
+    def before():
+        seen["pre"] = (sol.time, fe_momenta(sol, sol.bodies), len(sol.bodies))
+        return 1
+
+    def after():
+        if len(sol.bodies) == 2 and "post" not in seen:
+            seen["post"] = (sol.time, fe_momenta(sol, sol.bodies), seen["pre"])
+        return 1
+
+    CALLBACK(sol, STEP, (), before)
+    SIMPLIFIED_CRACK(b, (XC, A / 2, A / 2), (1, 0, 0), (7, 8), "TENSILE", ft=ft)
+    CALLBACK(sol, STEP, (), after)
+    OUTPUT(sol, 5 * STEP)
+    RUN(sol, GAUSS_SEIDEL_SOLVER(1e-8, 100), 80 * STEP)
+    assert "post" in seen, "the bar did not split"
+    t, (p1, l1), (t0, (p0, l0), npre) = seen["post"]
+    assert t == pytest.approx(t0) and npre == 1
+    parts = sorted(sol.bodies, key=lambda x: x.center[0])
+    assert parts[0].mass == pytest.approx(RHO * XC * A * A, rel=1e-12)
+    assert parts[1].mass == pytest.approx(RHO * (L - XC) * A * A, rel=1e-12)
+    assert parts[0].mass + parts[1].mass == pytest.approx(m0, rel=1e-12)
+    # 3x3 cut nodes duplicated; node states carried (the momenta to round-off)
+    assert sum(len(p.conf) // 3 for p in parts) == n0 + 9
+    assert np.abs(p1 - p0).max() < 1e-12 * RHO * L * A * A * RATE * L
+    assert np.abs(l1 - l0).max() < 1e-12 * np.abs(l0).max()
+    # the cut faces (2 x 2 quads on x = XC) carry 7 below and 8 above
+    for part, sid, other in ((parts[0], 7, 8), (parts[1], 8, 7)):
+        faces = _solfec.body_mesh_boundary_faces(part._d, part.id)
+        cut = [s for nodes, s in faces if s in (7, 8)]
+        assert cut == [sid] * 4
+    # the results record the split: NEWBODS 2 and DELBODS 1 at one frame, and the parent's
+    # history ends at the split
+    th = HISTORY(sol, ["NEWBODS", "DELBODS", "BODS"], 0.0, sol.time)
+    k = int(np.argmax(np.asarray(th[1]) > 0))
+    assert th[1][k] == 2 and th[2][k] == 1 and th[3][k] == 2
+    assert sum(th[1]) == 2 and sum(th[2]) == 1
+    assert th[0][k] >= t - 1e-12
+
+
+def test_fe_bar_below_ft_does_not_split(outdir):
+    sol, bulk, b = fe_bar(outdir)
+    ft = 2e4
+    SIMPLIFIED_CRACK(b, (XC, A / 2, A / 2), (1, 0, 0), 1, "TENSILE", ft=ft)
+    RUN(sol, GAUSS_SEIDEL_SOLVER(1e-8, 100), 40 * STEP)
+    assert [x.id for x in sol.bodies] == [b.id]
+    t = _solfec.crack_tension(b._d, b.id, (XC, A / 2, A / 2), (1, 0, 0))
+    assert 0.05 * ft < t < ft
+
+
+def test_simplified_crack_argument_errors(outdir):
+    sol, bulk, b = fe_bar(outdir)
+    with pytest.raises(ValueError, match="cuts through .* elements"):
+        SIMPLIFIED_CRACK(b, (0.35, A / 2, A / 2), (1, 0, 0), 1, "TENSILE", ft=1.0)
+    with pytest.raises(ValueError, match="does not intersect"):
+        SIMPLIFIED_CRACK(b, (2 * L, A / 2, A / 2), (1, 0, 0), 1, "TENSILE", ft=1.0)
+    with pytest.raises(ValueError, match="criterion"):
+        SIMPLIFIED_CRACK(b, (XC, A / 2, A / 2), (1, 0, 0), 1, "SHEAR", ft=1.0)
+    with pytest.raises(ValueError, match="topoadj"):
+        SIMPLIFIED_CRACK(b, (XC, A / 2, A / 2), (1, 0, 0), 1, "TENSILE", topoadj="YES")
+    r = BODY(sol, "RIGID", HEX(bar_corners(L, A), 2, 1, 1, 1, [1] * 6), bulk)
+    with pytest.raises(ValueError, match="only PSEUDO_RIGID and FINITE_ELEMENT"):
+        SIMPLIFIED_CRACK(r, (0.5, A / 2, A / 2), (1, 0, 0), 1, "TENSILE")
+
+
+def block(outdir, nx=4, ny=2, nz=2):
+    sol = SOLFEC("DYNAMIC", STEP, outdir)
+    sol.verbose = "OFF"
+    bulk = BULK_MATERIAL(sol, young=E, poisson=0.25, density=RHO)
+    b = BODY(sol, "FINITE_ELEMENT", HEX(bar_corners(L, A), nx, ny, nz, 1, [1] * 6), bulk,
+             label="block")
+    return sol, bulk, b
+
+
+def layer_faces(b, x):
+    X = np.array(b.conf).reshape(-1, 3)
+    on = {i for i, p in enumerate(X) if abs(p[0] - x) < 1e-12}
+    return [list(f) for f in b.mesh.inter_element_faces() if set(f) <= on]
+
+
+def test_rt_split_block_parts_fly_apart_under_opposite_end_loads(outdir):
+    sol, bulk, b = block(outdir)
+    m0, n0 = b.mass, len(b.conf) // 3
+    F = 5.0
+    FORCE(b, "SPATIAL", (0.0, A / 2, A / 2), (-1, 0, 0), F)
+    FORCE(b, "SPATIAL", (L, A / 2, A / 2), (1, 0, 0), F)
+    solver = GAUSS_SEIDEL_SOLVER(1e-8, 100)
+    RUN(sol, solver, 20 * STEP)
+    faces = layer_faces(b, L / 2)
+    assert len(faces) == 4
+    q0, u0 = np.array(b.conf).reshape(-1, 3), np.array(b.velo).reshape(-1, 3)
+    b2, lst1, lst2 = RT_SPLIT(b, faces, 5, 6, "left", "right")
+    assert b2 is not None and b.label == "left" and b2.label == "right"
+    parts = (b, b2) if b.center[0] < b2.center[0] else (b2, b)
+    for p, lst in ((b, lst1), (b2, lst2)):
+        assert np.array_equal(np.array(p.conf).reshape(-1, 3), q0[lst])  # states carried
+        assert np.array_equal(np.array(p.velo).reshape(-1, 3), u0[lst])
+    assert len(lst1) + len(lst2) == n0 + 9
+    assert parts[0].mass == pytest.approx(m0 / 2, rel=1e-12)
+    assert parts[1].mass == pytest.approx(m0 / 2, rel=1e-12)
+    for p in parts:  # sid1 where the face's outward normal agrees with the listed face's
+        cut = sorted(s for nodes, s in _solfec.body_mesh_boundary_faces(p._d, p.id)
+                     if s in (5, 6))
+        assert len(cut) == 4 and len(set(cut)) == 1
+    sids = {p.center[0] < L / 2: _solfec.body_mesh_boundary_faces(p._d, p.id) for p in parts}
+    assert {s for _, s in sids[True] if s in (5, 6)} != {s for _, s in sids[False]
+                                                           if s in (5, 6)}
+    # free parts under their end loads: momentum grows by F t (contact between them, at
+    # their touching cut faces while they recoil, is excluded here)
+    CONTACT_EXCLUDE_BODIES(parts[0], parts[1])
+    P = {p.id: fe_momenta(sol, [p])[0] for p in parts}
+    t0 = sol.time
+    RUN(sol, solver, 20 * STEP)
+    dt = sol.time - t0
+    left, right = parts
+    assert fe_momenta(sol, [left])[0] == pytest.approx(P[left.id] + [-F * dt, 0, 0], abs=1e-9)
+    assert fe_momenta(sol, [right])[0] == pytest.approx(P[right.id] + [F * dt, 0, 0], abs=1e-9)
+
+
+def test_rt_split_with_faces_leaving_the_mesh_connected_opens_a_slit(outdir):
+    sol, bulk, b = block(outdir)
+    m0, n0 = b.mass, len(b.conf) // 3
+    X = np.array(b.conf).reshape(-1, 3)
+    half = [f for f in layer_faces(b, L / 2) if max(X[f][:, 1]) <= A / 2 + 1e-12]
+    assert len(half) == 2  # the y < A/2 half of the layer
+    old = b.id
+    b2, lst1, lst2 = RT_SPLIT(b, half, 5, 6)
+    assert b2 is None and lst2 is None and b.id != old and b.label == "block"
+    # the half layer's nodes off its front (the line y = A/2, where the elements still join
+    # around the node) are doubled: the 3 on y = 0
+    assert len(lst1) == n0 + 3
+    doubled = sorted({tuple(X[i]) for i in lst1 if lst1.count(i) == 2})
+    assert [p[1] for p in doubled] == [0.0] * 3 and all(p[0] == L / 2 for p in doubled)
+    assert b.mass == pytest.approx(m0, rel=1e-12)
+    cut = [s for _, s in _solfec.body_mesh_boundary_faces(b._d, b.id) if s in (5, 6)]
+    assert sorted(cut) == [5, 5, 6, 6]
+
+
+def test_rt_split_errors(outdir):
+    sol, bulk, b = block(outdir)
+    with pytest.raises(ValueError, match="No splitting happened"):
+        RT_SPLIT(b, [[0, 1, 2]], 1, 2)
+    with pytest.raises(ValueError, match="neither 3 nor 4"):
+        RT_SPLIT(b, [[0, 1]], 1, 2)
+    with pytest.raises((ValueError, TypeError), match="list of lists"):
+        RT_SPLIT(b, [1, 2, 3], 1, 2)
