@@ -41,7 +41,8 @@ def enable(solfec):
     if getattr(solfec, "_fracture_enabled", False):
         return
     solfec._fracture_enabled = True
-    if solfec._mode == "WRITE" and solfec._domain.time == 0.0:
+    if solfec._mode == "WRITE" and solfec._domain.time == 0.0 and \
+            not getattr(solfec, "_continue", False):  # (solfec -c continues the records)
         try:  # records of an earlier run of this output directory
             os.remove(path_of(solfec._outpath))
         except FileNotFoundError:
