@@ -9,6 +9,7 @@ import numpy as np
 
 from . import _args as A
 from . import _mpi
+from . import _solfec
 from . import _state
 from . import pbf
 from . import results as R
@@ -66,6 +67,10 @@ def _z(kind, c):
 
 def _write_constraint(w, solfec, c, kind, V):
     code = _CON_CODE[kind]
+    for name, n in (("R", 3), ("U", 3), ("point", 3), ("base", 9)):
+        if len(c[name]) != n:  # a wrong size would shift every later value of the frame
+            raise AssertionError(f"SOLFEC_EXPORT: constraint {c['id']} {name} has "
+                                 f"{len(c[name])} values, not {n}")
     w.uints([int(c["id"])])
     w.ints([code])
     w.doubles(c["R"])
@@ -166,9 +171,11 @@ def _write_mode_frame(solfec, keep):
         kind = d.constraint_kind(cid)
         b1, b2 = d.constraint_bodies(cid)
         s1, s2 = d.constraint_surfaces(cid) if kind == "CONTACT" else (0, 0)
+        p = list(d.constraint_point(cid))  # RIGLNK, SPRING, GLUEPNT: point and point2
+        point, point2 = p[:3], (p[3:6] if len(p) == 6 else p[:3])
         rec = {"id": cid, "R": d.constraint_R(cid), "U": d.constraint_U(cid),
-               "point": d.constraint_point(cid), "point2": d.constraint_point(cid),
-               "base": np.asarray(d.constraint_base(cid)).ravel(order="F"),
+               "point": point, "point2": point2,
+               "base": np.asarray(d.constraint_base(cid)).reshape(3, 3).ravel(order="F"),
                "merit": d.constraint_merit(cid), "body1": b1, "body2": b2,
                "area": d.constraint_area(cid), "gap": d.constraint_gap(cid),
                "surf1": s1, "surf2": s2, "cohesive": 0}
@@ -176,12 +183,11 @@ def _write_mode_frame(solfec, keep):
             V = d.constraint_V(cid) if kind == "CONTACT" else (0.0, 0.0, 0.0)
             cons.append((rec, kind, V))
     timers = {n: float(d.timing(n)) for n in _TIMERS}
-    return (float(d.time), float(d.step), float(getattr(d, "merit", 0.0) or 0.0), bodies,
-            cons, timers)
+    merit = float(d.solver_stats().merit) if d.step_count > 0 else 0.0  # the last step's
+    return (float(d.time), float(d.step), merit, bodies, cons, timers)
 
 
 def _core_referential_nodes(d, bid):
-    from . import _solfec
     return _solfec.fe_referential_nodes(d, bid, "SOLFEC_EXPORT")
 
 

@@ -224,3 +224,57 @@ def test_under_solfec_mpi_read_mode_writes_the_serial_files(tmp_path):
                 assert b["conf"] == fr.body_q(bid).tolist()
             assert len(f["constraints"]) == len(fr.constraints)
     assert (tmp_path / "out/sx/sx.py").read_text() == MPI_DECK
+
+
+def linked_model(outdir, export_end=None):
+    sol = SOLFEC("DYNAMIC", 1e-3, outdir)
+    sol.verbose = "OFF"
+    GRAVITY(sol, (0, 0, -10))
+    mat = BULK_MATERIAL(sol, young=1e7, poisson=0.25, density=1e3)
+    SURFACE_MATERIAL(sol, friction=0.3)
+    floor = TRANSLATE(SCALE(HEX(C, 1, 1, 1, 1, [1] * 6), (8, 2, 0.2)), (-1, -0.5, -0.2))
+    BODY(sol, "OBSTACLE", floor, mat, label="floor")
+    a = BODY(sol, "RIGID", TRANSLATE(HULL(C, 1, 1), (0, 0, 2)), mat, label="a")
+    b = BODY(sol, "RIGID", TRANSLATE(HULL(C, 1, 1), (2, 0, 2)), mat, label="b")
+    FIX_POINT(a, (0, 0, 3))
+    PUT_RIGID_LINK(a, b, (1, 0.5, 2.5), (2, 0.5, 2.5))
+    BODY(sol, "RIGID", TRANSLATE(HULL(C, 1, 1), (4, 0, 0)), mat, label="rest")
+    BODY(sol, "FINITE_ELEMENT", TRANSLATE(HEX(C, 2, 2, 2, 1, [1] * 6), (5.5, 0, 0)), mat,
+         label="fe")
+    RUN(sol, GAUSS_SEIDEL_SOLVER(1e-10, 1000), 0.03)
+    if export_end is not None:
+        export_end(sol)
+    return sol
+
+
+def test_write_mode_at_the_end_equals_read_mode_of_the_last_frame(tmp_path, outdir,
+                                                                   monkeypatch):
+    """Every step is a frame: the WRITE-mode export after RUN and the READ-mode export of the
+    last frame write the same values (bitwise; READ mode has no contact V: zeros)."""
+    monkeypatch.chdir(tmp_path)
+    linked_model(outdir, lambda sol: SOLFEC_EXPORT(sol, 0.0, "exp/w"))
+    sol = linked_model(outdir)
+    assert sol.mode == "READ"
+    [w] = pbf.read_states("exp/w/w")
+    [r] = pbf.read_states(SOLFEC_EXPORT(sol, 0.03, "exp/r"))
+    assert w["time"] == r["time"] == pytest.approx(0.03, abs=1e-12)
+    assert (w["step"], w["merit"], w["timers"]) == (r["step"], r["merit"], r["timers"])
+    assert sorted(w["bodies"]) == sorted(r["bodies"]) and len(w["bodies"]) == 5
+    for bid in w["bodies"]:
+        assert w["bodies"][bid] == r["bodies"][bid]
+    kinds = sorted(c["kind"] for c in w["constraints"])
+    assert kinds.count("FIXPNT") == 1 and kinds.count("RIGLNK") == 1
+    assert kinds.count("CONTACT") >= 2  # the resting cube and the FE block on the floor
+    rc = {c["id"]: c for c in r["constraints"]}
+    assert sorted(rc) == sorted(c["id"] for c in w["constraints"])
+    # WRITE mode has the contacts' V (the FE block still vibrates: not all zero)
+    assert any(v != 0.0 for c in w["constraints"] if c["kind"] == "CONTACT" for v in c["V"])
+    for c in w["constraints"]:
+        d = rc[c["id"]]
+        if c["kind"] == "CONTACT":
+            assert d["V"] == [0.0, 0.0, 0.0]
+            c = dict(c, V=d["V"])
+        assert c == d
+        if c["kind"] == "RIGLNK":  # link vector and length: the 1 m link is kept
+            assert c["Z"][3] == pytest.approx(1.0, rel=1e-6)
+            assert np.linalg.norm(c["Z"][:3]) == pytest.approx(c["Z"][3], rel=1e-12)
