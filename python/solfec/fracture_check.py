@@ -1,6 +1,7 @@
 """BODY.fracturecheck (Solfec-1.0's fra.c): after every step of RUN each FINITE_ELEMENT body
 with fracturecheck 'ON' is checked, and while its criterion holds a fracture instance is
-recorded in `<output>/fracture.h5` (solfec-mpi: fracture<rank>.h5), which
+recorded in `DIR/NAME-fracture.h5` (solfec-mpi: NAME-fractureRANK.h5; DIR the output
+directory, NAME its last component), which
 FRACTURE_EXPORT_YAFFEMS and FRACTURE_EXPORT_MOFEM read.
 
 The criterion, with each element's BULK_MATERIAL (APPLY_BULKMAT included):
@@ -30,10 +31,13 @@ _INSTANCES = "instances"
 
 
 def path_of(outpath, rank=None):
-    """The fracture record file of an output directory (of MPI rank `rank`)."""
+    """The fracture record file of an output directory DIR (of MPI rank `rank`):
+    DIR/NAME-fracture.h5 (NAME-fractureRANK.h5), NAME = basename(DIR), beside the results
+    DIR/NAME.h5."""
     if rank is None and _mpi.size() > 1:
         rank = _mpi.rank()
-    return os.path.join(outpath, "fracture.h5" if rank is None else f"fracture{rank}.h5")
+    name = os.path.basename(os.path.normpath(outpath)) + "-fracture"
+    return os.path.join(outpath, name + ("" if rank is None else str(rank)) + ".h5")
 
 
 def enable(solfec):

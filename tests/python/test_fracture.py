@@ -165,6 +165,7 @@ def test_fracture_export_yaffems_writes_the_instances_on_a_tet_mesh(run_solfec, 
     np.testing.assert_allclose(u[:, 0], SIG / E * X[:, 0], rtol=0, atol=6e-6)
     # the values are the recorded ones interpolated: equal at the bar's end corners (which
     # are nodes of both meshes), to the 6 decimals written
+    assert (tmp_path / "out" / "out-fracture.h5").is_file()  # beside the results out.h5
     rec = fracture_check.read(str(tmp_path / "out"), 0)
     assert len(rec) == 10
     end = np.nonzero(X[:, 0] == L)[0]
