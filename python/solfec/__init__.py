@@ -11,7 +11,7 @@ extension, below them all):
   layer 1: _outlock results _reduced_base solvers py2deck
   layer 2: _output xdmf shapes viewer.scene
   layer 2: fracture_check
-  layer 3: model meshgen mesh_split viewer.server
+  layer 3: model meshgen mesh_split viewer.server stored_bodies
   layer 4: constraints loads contact_method partition compat initial_state history viewer fields split
   layer 4: mbfcp
   layer 5: bases run solfec_export

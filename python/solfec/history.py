@@ -10,6 +10,7 @@ import numpy as np
 from . import _args as A
 from . import _solfec
 from . import results as R
+from . import stored_bodies
 from . import xdmf
 from .model import BODY, SOLFEC
 
@@ -60,8 +61,21 @@ class _Session:
             self.res.close()
 
 
-def _restore(solfec, res, i):
+def _restore(solfec, res, i, make_missing=False):
     fr = res.frame(i)
+    if make_missing:  # READ mode: the frame's bodies that the deck did not make
+        mats = {}
+        for m in solfec._bulk:
+            mats.setdefault(m.label or "", m)
+        if mats:
+            for bid, mat in stored_bodies.add_stored(solfec._domain, res, fr.bodies["id"], mats):
+                b = BODY.__new__(BODY)
+                object.__setattr__(b, "_solfec", solfec)
+                object.__setattr__(b, "_id", bid)
+                object.__setattr__(b, "_material", mat)
+                if res.kind(bid) != "FINITE_ELEMENT":
+                    object.__setattr__(b, "_ref_meshes", [])
+                solfec._bodies[bid] = b
     _solfec.restore_frame(solfec._domain, res.frames[i:i + 1], fr.bodies, fr.nq.tolist(),
                           fr.nu.tolist(), fr.q, fr.u, fr.constraints)
     return fr
@@ -71,7 +85,7 @@ def _load_frame(solfec, i):
     """READ mode: puts frame i into the deck's bodies and constraints."""
     res = _reader(solfec)
     i = max(0, min(int(i), res.nframes - 1))
-    fr = _restore(solfec, res, i)
+    fr = _restore(solfec, res, i, make_missing=True)
     solfec._frame = i
     solfec._present = set(int(b) for b in fr.bodies["id"])
 

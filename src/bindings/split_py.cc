@@ -3,10 +3,12 @@
 #include <pybind11/pybind11.h>
 #include <pybind11/stl.h>
 
+#include <optional>
 #include <string>
 #include <vector>
 
 #include "base/errors.h"
+#include "body/body_factory.h"
 #include "body/fem/fe_body.h"
 #include "bindings/bindings.h"
 #include "domain/body_split.h"
@@ -101,6 +103,25 @@ void DefineSplit(py::module_& m) {
         return py::make_tuple(out, matched);
       },
       py::arg("mesh"), py::arg("faces"), py::arg("sid1"), py::arg("sid2"));
+  // READ mode: a body made from its stored definition under its stored id (a part of a
+  // split, or a body a CALLBACK made during the run)
+  m.def(
+      "add_body_with_id",
+      [](Domain& d, Id id, const std::string& kind, geometry::Shape& shape,
+         const material::BulkMaterial& mat, const std::string& label,
+         const std::optional<geometry::Shape>& mesh) {
+        body::BodyKind k = body::BodyKind::kRigid;
+        if (kind == "PSEUDO_RIGID") k = body::BodyKind::kPseudoRigid;
+        else if (kind == "FINITE_ELEMENT") k = body::BodyKind::kFiniteElement;
+        else if (kind == "OBSTACLE") k = body::BodyKind::kObstacle;
+        else if (kind != "RIGID") throw InputError("add_body_with_id: unknown kind " + kind);
+        std::optional<geometry::Mesh> background;
+        if (mesh) background = mesh->meshes.at(0);
+        auto b = body::MakeBody(k, shape, mat, label, std::move(background));
+        return d.AddBodyWithId(std::move(b), id).id();
+      },
+      py::arg("domain"), py::arg("id"), py::arg("kind"), py::arg("shape"), py::arg("material"),
+      py::arg("label"), py::arg("mesh") = py::none());
   // The boundary faces of a FINITE_ELEMENT body's referential mesh: [(nodes, surfid)]
   m.def(
       "body_mesh_boundary_faces",

@@ -45,6 +45,15 @@ body::Body& Domain::AddBody(std::unique_ptr<body::Body> b) {
   return *bodies_.back();
 }
 
+body::Body& Domain::AddBodyWithId(std::unique_ptr<body::Body> b, Id id) {
+  if (FindBody(id)) throw InputError("AddBodyWithId: body id " + std::to_string(id) + " is in use");
+  const Id next = next_body_id_;
+  next_body_id_ = id;
+  body::Body& added = AddBody(std::move(b));
+  next_body_id_ = std::max(next, id + 1);
+  return added;
+}
+
 void Domain::DeleteBody(Id id) {
   Body* b = FindBody(id);
   if (!b) return;

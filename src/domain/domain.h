@@ -70,6 +70,8 @@ class Domain {
 
   // --- model
   body::Body& AddBody(std::unique_ptr<body::Body> b);  // assigns the next id
+  // READ mode: a body made from its stored definition keeps its stored id (unused here).
+  body::Body& AddBodyWithId(std::unique_ptr<body::Body> b, Id id);
   void DeleteBody(Id id);                              // and its constraints
   body::Body* FindBody(Id id) const;
   const std::vector<std::unique_ptr<body::Body>>& bodies() const { return bodies_; }

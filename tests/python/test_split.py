@@ -311,3 +311,59 @@ def test_rt_split_errors(outdir):
         RT_SPLIT(b, [[0, 1]], 1, 2)
     with pytest.raises((ValueError, TypeError), match="list of lists"):
         RT_SPLIT(b, [1, 2, 3], 1, 2)
+
+
+READ_DECK = """
+import numpy as np
+L, A, XC, RATE, STEP = 1.0, 0.1, 0.3, 0.5, 1e-4
+sol = SOLFEC('DYNAMIC', STEP, 'out')
+sol.verbose = 'OFF'
+bulk = BULK_MATERIAL(sol, young=1e6, poisson=0.0, density=1000.0, label='steel')
+b = BODY(sol, 'FINITE_ELEMENT', HEX([0,0,0, L,0,0, L,A,0, 0,A,0, 0,0,A, L,0,A, L,A,A, 0,A,A],
+         10, 2, 2, 1, [1]*6), bulk, label='bar')
+X = np.array(b.conf).reshape(-1, 3)
+c = np.array(b.center)
+b.velo = [float(v) for x in X for v in (RATE * (x[0] - c[0]), 0.0, 0.0)]
+SIMPLIFIED_CRACK(b, (XC, A/2, A/2), (1, 0, 0), (7, 8), 'TENSILE', ft=1e3)
+OUTPUT(sol, 5 * STEP)
+RUN(sol, GAUSS_SEIDEL_SOLVER(1e-8, 100), 60 * STEP)
+print('MODE', sol.mode)
+print('BODIES', sorted((x.id, x.label, round(x.mass, 9)) for x in sol.bodies))
+if sol.mode == 'WRITE':
+    print('TIME', sol.time)
+    print('PARTS', sorted((x.id, [round(v, 12) for v in x.conf[:6]]) for x in sol.bodies))
+else:
+    dur = DURATION(sol)
+    th = HISTORY(sol, [(b, (0.1, A/2, A/2), 'DX')], dur[0], dur[1])
+    ok = [t for t, v in zip(th[0], th[1]) if np.isfinite(v)]
+    print('HIST', len(ok), ok[-1], int(np.isnan(th[1]).sum()), th[0][-1])
+    SEEK(sol, dur[1])
+    print('LAST', sorted((x.id, x.label, round(x.mass, 9)) for x in sol.bodies))
+    print('PARTS', sorted((x.id, [round(v, 12) for v in x.conf[:6]]) for x in sol.bodies))
+    SEEK(sol, 0.0)
+    print('FIRST', sorted((x.id, x.label) for x in sol.bodies))
+"""
+
+
+def lines(out, key):
+    return [ln.split(" ", 1)[1] for ln in out.splitlines() if ln.startswith(key + " ")]
+
+
+def test_read_mode_replays_the_split(run_solfec):
+    w = run_solfec(READ_DECK)
+    assert w.returncode == 0, w.stderr
+    assert lines(w.stdout, "MODE") == ["WRITE"]
+    parts = eval(lines(w.stdout, "BODIES")[0])
+    assert [p[1] for p in parts] == ["bar/1", "bar/2"]
+    assert [p[2] for p in parts] == [pytest.approx(3.0), pytest.approx(7.0)]
+    r = run_solfec(READ_DECK)
+    assert r.returncode == 0, r.stderr
+    assert lines(r.stdout, "MODE") == ["READ"]
+    assert eval(lines(r.stdout, "FIRST")[0]) == [(0, "bar")]
+    # the last frame holds the two parts, with the masses and states written
+    assert eval(lines(r.stdout, "LAST")[0]) == parts
+    assert lines(r.stdout, "PARTS") == lines(w.stdout, "PARTS")
+    # the bar's history ends at the split: values in the frames before it, NaN (absent) after
+    n, t_last, n_absent, t_end = lines(r.stdout, "HIST")[0].split()
+    assert int(n) >= 2 and int(n_absent) >= 2 and float(t_last) < float(t_end)
+    assert float(t_end) == pytest.approx(float(lines(w.stdout, "TIME")[0]))
