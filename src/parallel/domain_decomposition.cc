@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdint>
 #include <iterator>
 #include <limits>
 #include <set>
@@ -169,6 +170,35 @@ void DomainDecomposition::Initialize(domain::Domain& d) {
       obstacle_work_[b->id()] = {b->external_work, b->contact_work, b->friction_work};
   started_ = true;
   DropContactsAwayFromHome(d);
+}
+
+void DomainDecomposition::CheckSameBodies(const domain::Domain& d) {
+  // A deck that creates bodies on some ranks only (Solfec-1.0's parallel decks guard BODY
+  // with `if RANK() == 0:`) would hand them to owners that do not have them: they would
+  // stand still there, and their contacts would be lost. Count, sum and a mixed sum of
+  // squares of the ids (unsigned, wrapping) tell the sets apart.
+  std::uint64_t n = 0, s1 = 0, s2 = 0;
+  for (const auto& b : d.bodies()) {
+    const auto id = static_cast<std::uint64_t>(b->id());
+    ++n;
+    s1 += id;
+    s2 += id * id * 0x9E3779B97F4A7C15ull;
+  }
+  const std::vector<std::int64_t> all = comm_.AllGather(std::vector<std::int64_t>{
+      static_cast<std::int64_t>(n), static_cast<std::int64_t>(s1),
+      static_cast<std::int64_t>(s2)});
+  for (int r = 1; r < comm_.size(); ++r) {
+    if (std::equal(all.begin(), all.begin() + 3, all.begin() + 3 * r)) continue;
+    std::ostringstream msg;
+    msg << "solfec-mpi: rank " << r << " holds " << all[3 * r] << " bodies and rank 0 holds "
+        << all[0];
+    if (all[3 * r] == all[0]) msg << " with other ids";
+    msg << " at time " << d.time() << "; every rank must create the same bodies (the deck "
+        << "runs on every rank and the model is replicated, docs/parallel.md): create them "
+           "outside `if RANK() == 0:` (Solfec-1.0's parallel decks create bodies on rank 0 "
+           "only)";
+    throw InputError(msg.str());
+  }
 }
 
 bool DomainDecomposition::PartitionOrNot(const PartitionInput& in, std::vector<int>& owners) {
@@ -422,6 +452,7 @@ void DomainDecomposition::RefreshGhosts(domain::Domain& d) {
 void DomainDecomposition::BeginStep(domain::Domain& d) {
   Timer t;
   t.Start();
+  CheckSameBodies(d);
   if (!started_) Initialize(d);
   RemoveForeignConstraints(d);
   AssignNewBodies(d);

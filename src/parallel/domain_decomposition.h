@@ -52,6 +52,9 @@ class DomainDecomposition final : public domain::Decomposition {
   int OwnerOf(Id id) const;
   void SetOwner(Id id, int rank);
   void Initialize(domain::Domain& d);
+  // Every rank must hold the same bodies (the model is replicated): an InputError on every
+  // rank when a signature of the body ids differs (one all-gather per step).
+  void CheckSameBodies(const domain::Domain& d);
   // Zoltan partition of `in` into owners (true), or false when there are too few bodies.
   bool PartitionOrNot(const PartitionInput& in, std::vector<int>& owners);
   void AssignNewBodies(domain::Domain& d);

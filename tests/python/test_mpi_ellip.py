@@ -13,7 +13,7 @@ import pytest
 from conftest import BUILD
 from test_mpi_decomposition import (REPORT, check_ranks, max_conf_difference, run_parallel,
                                     run_serial)
-from test_mpi_launcher import MPIRUN, SOLFEC_MPI
+from test_mpi_launcher import MPIRUN, SOLFEC_MPI, mpirun
 
 pytestmark = pytest.mark.skipif(not (os.path.isfile(SOLFEC_MPI) and MPIRUN),
                                 reason="solfec-mpi not built (needs MPI and Zoltan) or no mpirun")
@@ -97,3 +97,33 @@ def test_ellipsoids_migrate_between_ranks_and_keep_the_serial_trajectories(tmp_p
         fa, fb = a.frame(a.nframes - 1), b.frame(b.nframes - 1)
         assert np.abs(fa.q - fb.q).max() < 1e-6
         assert len(a.shape(2)["ellipsoids"]) == 1
+
+
+# Solfec-1.0's parallel decks (examples/parallel-scaling/rotating-drum.py) create the
+# particles under `if RANK() == 0:` and let the domain balancing hand them out. Here the deck
+# runs on every rank and the model is replicated: bodies that only rank 0 holds were given to
+# owners that did not have them, stood still there and lost their contacts (the drum deck ran
+# to its end with 0 to 8 contacts against ~250 serially). Now every rank stops with a message.
+RANK0_ONLY = """
+sol = SOLFEC('DYNAMIC', 1e-3, 'out/r0')
+sol.verbose = 'OFF'
+bulk = BULK_MATERIAL(sol, young=1e7, poisson=0.25, density=1000.0)
+BODY(sol, 'OBSTACLE', HULL([-2, -2, -1, 2, -2, -1, 2, 2, -1, -2, 2, -1,
+                            -2, -2, 0, 2, -2, 0, 2, 2, 0, -2, 2, 0], 1, 1), bulk)
+BODY(sol, 'RIGID', ELLIP((0, 0, 0.2), (0.3, 0.2, 0.2), 1, 1), bulk)
+if RANK() == 0:
+    for i in range(4):
+        BODY(sol, 'RIGID', ELLIP((-1.5 + i, 1, 0.2), (0.3, 0.2, 0.2), 1, 1), bulk)
+GRAVITY(sol, (0, 0, -10))
+RUN(sol, GAUSS_SEIDEL_SOLVER(1e-8, 100), 0.01)
+print('NEVER')
+"""
+
+
+def test_bodies_created_on_rank0_only_stop_every_rank_with_a_message(tmp_path):
+    p = mpirun(tmp_path, RANK0_ONLY, np=2, timeout=60)
+    out = p.stdout + p.stderr
+    assert p.returncode != 0
+    assert out.count("Traceback") == 1, out
+    assert "rank 1 holds 2 bodies and rank 0 holds 6 at time 0" in out, out
+    assert "every rank must create the same bodies" in out and "NEVER" not in out
