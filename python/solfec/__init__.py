@@ -7,7 +7,7 @@ Layers of the package: a module imports only modules of lower layers, at the top
 or inside a function alike (tests/python/test_import_graph.py checks it; _solfec is the C++
 extension, below them all):
 
-  layer 0: _state _args _version _mpi meshfile pbf
+  layer 0: _state _args _version _mpi meshfile pbf solfec1_mesh
   layer 1: _outlock results _reduced_base solvers py2deck
   layer 2: _output xdmf shapes viewer.scene
   layer 2: fracture_check

@@ -398,6 +398,21 @@ class _BodyMesh(MESH):
         X = MESH._wrap(self._ref).node(n)
         return tuple(self._domain.body_point(self._body_id, X))
 
+    def inter_element_faces_on_plane(self, point, normal, ref=True, eps=None):
+        # ref True: the body's referential mesh (Solfec-1.0's MESH ref_nodes), not the
+        # current node positions the view holds
+        if ref is not True:
+            return super().inter_element_faces_on_plane(point, normal, ref, eps)
+        if self._ref is None:
+            s = self._domain.body_mesh(self._body_id).copy()
+            X = _solfec.fe_referential_nodes(self._domain, self._body_id,
+                                             "MESH.inter_element_faces_on_plane")
+            for n, x in enumerate(X):
+                s.set_mesh_node(n, tuple(float(c) for c in x))
+        else:
+            s = self._ref.copy()
+        return MESH._wrap(s).inter_element_faces_on_plane(point, normal, True, eps)
+
     def set_volid(self, volid):
         raise ValueError("MESH.set_volid: the mesh of a BODY (BODY.mesh) cannot be changed; "
                          "use APPLY_BULKMAT for the body, or change a COPY(body.mesh)")

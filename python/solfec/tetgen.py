@@ -13,6 +13,7 @@ import tempfile
 import numpy as np
 
 from . import _args as A
+from . import solfec1_mesh
 from .meshfile import MIRROR, signed_volumes
 from .shapes import MESH, _ShapeObject
 
@@ -182,6 +183,16 @@ def _load_cache(path):
         return None
 
 
+def _solfec1_to_mesh(X, elements, faces):
+    spec = []
+    for nodes, volid in elements:
+        spec += [len(nodes), *nodes, volid]
+    surfids = [faces[0][1] if faces else 0]
+    for nodes, sid in faces:
+        surfids += [len(nodes), *nodes, sid]
+    return MESH(X.ravel().tolist(), spec, surfids)
+
+
 def _to_mesh(X, T, V, F, S):
     elements = []
     for t, v in zip(T.tolist(), V.tolist()):
@@ -218,6 +229,9 @@ def TETRAHEDRALIZE(shape, path, volume=None, quality=None, volid=None, surid=Non
     BARRIER()
     if cached is not None:
         return _to_mesh(*cached)
+    solfec1 = solfec1_mesh.read_mesh(path) if os.path.isfile(path) else None
+    if solfec1 is not None:  # Solfec-1.0's own cache (MESH_Write) of this mesh
+        return _solfec1_to_mesh(*solfec1)
     shape, volume, quality, volid, surid, refine = _arguments(
         shape, volume, quality, volid, surid, min_angle, max_angle, ref_length)
     rank = RANK()

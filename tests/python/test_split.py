@@ -7,12 +7,14 @@ an inner face layer: masses, carried node states, new surface ids, the parts fly
 under opposite end loads as free bodies do; a face set that leaves the mesh connected opens
 a slit. The results record the split (NEWBODS / DELBODS) and READ mode replays it."""
 
+import os
+
 import numpy as np
 import pytest
 
 from solfec import (BODY, BULK_MATERIAL, CALLBACK, CONTACT_EXCLUDE_BODIES, CONVEX, FORCE, HEX, HISTORY, OUTPUT,
-                    PRESSURE, RT_SPLIT, RUN, SIMPLIFIED_CRACK, SOLFEC, VELOCITY, DISPLACEMENT,
-                    GAUSS_SEIDEL_SOLVER, _solfec)
+                    PIPE, RT_SPLIT, RUN, SIMPLIFIED_CRACK, SOLFEC, TETRAHEDRALIZE, VELOCITY,
+                    DISPLACEMENT, GAUSS_SEIDEL_SOLVER, _solfec)
 from solfec import results
 from fe_decks_for_tests import bar_corners
 
@@ -367,3 +369,27 @@ def test_read_mode_replays_the_split(run_solfec):
     n, t_last, n_absent, t_end = lines(r.stdout, "HIST")[0].split()
     assert int(n) >= 2 and int(n_absent) >= 2 and float(t_last) < float(t_end)
     assert float(t_end) == pytest.approx(float(lines(w.stdout, "TIME")[0]))
+
+
+CORPUS = next((c for c in ("/work/shared/solfec1-decks",) if os.path.isdir(c)), None)
+
+
+@pytest.mark.skipif(CORPUS is None, reason="the Solfec-1.0 corpus is not here")
+def test_tetrahedralize_reads_solfec1_mesh_file_and_rt_split_cuts_it_on_a_plane(outdir):
+    """inp/devel/runtime-split ships Solfec-1.0's TETRAHEDRALIZE cache of its pipe (msh.c
+    MESH_Write: HDF5 + FastLZ): read back it is that pipe (volume of the 8-sided pipe),
+    and the faces on its mid plane split it in two halves of equal mass."""
+    path = os.path.join(CORPUS, "inp/devel/runtime-split/pipe1.mesh")
+    m = TETRAHEDRALIZE(PIPE((4, 0, 0), (0, 0, 2), 0.5, 1, 1, 8, 1, 1, [1] * 6), path)
+    assert m.nnod == 32 and len(m.inter_element_faces()) == 64
+    sol = SOLFEC("DYNAMIC", STEP, outdir)
+    bulk = BULK_MATERIAL(sol, young=E, poisson=0.25, density=RHO)
+    b = BODY(sol, "FINITE_ELEMENT", m, bulk, label="pipe")
+    # regular octagons of circumradii 0.5 and 1.5 (sector nodes at k 45 deg), height 2
+    octagon = lambda r: 2.0 * np.sqrt(2.0) * r * r
+    assert b.volume == pytest.approx(2.0 * (octagon(1.5) - octagon(0.5)), rel=1e-12)
+    faces = b.mesh.inter_element_faces_on_plane((4.0, 0.0, 0.0), (0, 1, 0))
+    assert len(faces) == 4  # two quads (sector boundaries at 0 and 180 deg), 2 triangles each
+    b2, lst1, lst2 = RT_SPLIT(b, faces, 1, 2, "a", "b")
+    assert b.mass == pytest.approx(b2.mass, rel=1e-12)
+    assert b.mass + b2.mass == pytest.approx(RHO * b.volume * 2, rel=1e-12)
