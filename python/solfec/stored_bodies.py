@@ -6,7 +6,27 @@ the frame's state can be loaded into them (history.py)."""
 import numpy as np
 
 from . import _solfec
-from .shapes import CONVEX, ELLIP, MESH, SPHERE
+from .shapes import CONVEX, ELLIP, MESH, ROTATE, SPHERE
+
+
+def _ellip(center, radii, rot, volid, surfid):
+    """The stored ellipsoid: ELLIP(center, radii) turned so that its semi-axes point along
+    the columns of `rot` (the referential axes: a body's q carries only the motion since)."""
+    e = ELLIP(tuple(center), tuple(radii), int(volid), int(surfid))
+    R = np.asarray(rot, dtype=float).reshape(3, 3)
+    c = min(1.0, max(-1.0, 0.5 * (np.trace(R) - 1.0)))
+    angle = float(np.arccos(c))
+    if angle < 1e-14:
+        return e
+    w = np.array([R[2, 1] - R[1, 2], R[0, 2] - R[2, 0], R[1, 0] - R[0, 1]])
+    if np.linalg.norm(w) > 1e-6:
+        axis = w / np.linalg.norm(w)
+    else:  # a half turn: R = 2 a a^T - I, a from the largest column of R + I
+        S = R + np.eye(3)
+        axis = S[:, int(np.argmax(np.diag(S)))]
+        axis = axis / np.linalg.norm(axis)
+    ROTATE(e, tuple(center), tuple(axis), np.degrees(angle))
+    return e
 
 
 def _shape_objects(shape):
@@ -22,7 +42,7 @@ def _shape_objects(shape):
         others.append(SPHERE(tuple(center), float(radius), int(volid), int(surfid)))
     for center, radii, rot, volid, surfid in shape["ellipsoids"]:
         # (READ mode loads the frame's q, which carries the ellipsoid's motion)
-        others.append(ELLIP(tuple(center), tuple(radii), int(volid), int(surfid)))
+        others.append(_ellip(center, radii, rot, volid, surfid))
     for nodes, records in shape["meshes"]:
         k = records["num_nodes"].astype(int)
         spec = []
