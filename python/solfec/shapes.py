@@ -621,9 +621,44 @@ def _wrap_parts(s):
     return SPHERE._wrap(s)
 
 
+def _split_meshes(objs, p, n, sid, topoadj, remesh):
+    """SPLIT of MESH objects along their inter-element faces on the plane (Solfec-1.0's
+    inter-element split; with topoadj only the faces connected to the one nearest to the
+    point, which may leave one mesh with a slit, returned as the below part)."""
+    below, above = [], []
+    for o in objs:
+        shp = o._get("SPLIT")
+        faces, crossing = _solfec.mesh_faces_on_plane(shp, p, n, topoadj)
+        if crossing and (not faces or not topoadj):
+            raise ValueError(
+                f"SPLIT: the plane cuts through {crossing} elements of the MESH (argument "
+                f"'point', 'normal'): a MESH is split along inter-element faces only; "
+                f"Solfec-1.0 re-meshed the cut with TetGen" +
+                ("" if remesh else " (with remesh 'OFF' it failed as here)"))
+        if not faces:  # the plane misses the mesh: it goes whole to its side
+            c = shp.mass_center()
+            side = below if sum((a - b) * m for a, b, m in zip(c, p, n)) < 0 else above
+            side.append(MESH._wrap(shp.copy()))
+            continue
+        parts, _ = _solfec.split_mesh_at_faces(shp, faces, sid[0], sid[1])
+        if len(parts) == 1:
+            below.append(MESH._wrap(parts[0][0]))
+            continue
+        for part, _nodes in parts:
+            c = part.mass_center()
+            side = below if sum((a - b) * m for a, b, m in zip(c, p, n)) < 0 else above
+            side.append(MESH._wrap(part))
+    for o in objs:
+        o._shape = None
+    pack = lambda lst: None if not lst else lst[0] if len(lst) == 1 else lst  # noqa: E731
+    return pack(below), pack(above)
+
+
 def SPLIT(shape, point, normal, surfid=(0, 0), topoadj="OFF", remesh="ON"):
-    """SPLIT(shape, point, normal | surfid): (below, above) parts cut by a plane; the shape is
-    emptied; cut faces get surfid[0] below and surfid[1] above; None for an empty side."""
+    """SPLIT(shape, point, normal | surfid, topoadj, remesh): (below, above) parts cut by a
+    plane; the shape is emptied; cut faces get surfid[0] below and surfid[1] above; None for
+    an empty side. MESH objects are split along their inter-element faces on the plane
+    (topoadj 'ON': only those connected to the point; a slit mesh comes back as `below`)."""
     r = "SPLIT"
     objs = _objects(shape, r)
     p = A.vec3(point, r, "point")
@@ -632,8 +667,11 @@ def SPLIT(shape, point, normal, surfid=(0, 0), topoadj="OFF", remesh="ON"):
     sid = (int(sid[0]), int(sid[1]))
     kinds = {type(o) for o in objs}
     if MESH in kinds:
-        raise ValueError("SPLIT: MESH shapes cannot be split (argument 'shape'); pass CONVEX or "
-                         "SPHERE objects")
+        if len(kinds) > 1:
+            raise ValueError("SPLIT: mixed MESH and other input (argument 'shape'); split them "
+                             "separately")
+        return _split_meshes(objs, p, n, sid, A.onoff(topoadj, r, "topoadj"),
+                             A.onoff(remesh, r, "remesh"))
     if len(kinds) > 1:
         raise ValueError("SPLIT: mixed CONVEX and SPHERE input (argument 'shape'); split them "
                          "separately")

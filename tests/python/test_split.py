@@ -12,9 +12,9 @@ import os
 import numpy as np
 import pytest
 
-from solfec import (BODY, BULK_MATERIAL, CALLBACK, CONTACT_EXCLUDE_BODIES, CONVEX, FORCE, HEX, HISTORY, OUTPUT,
-                    PIPE, RT_SPLIT, RUN, SIMPLIFIED_CRACK, SOLFEC, TETRAHEDRALIZE, VELOCITY,
-                    DISPLACEMENT, GAUSS_SEIDEL_SOLVER, _solfec)
+from solfec import (BODY, BULK_MATERIAL, CALLBACK, CONTACT_EXCLUDE_BODIES, CONVEX, DISPLACEMENT,
+                    FORCE, GAUSS_SEIDEL_SOLVER, HEX, HISTORY, OUTPUT, PIPE, RT_SPLIT, RUN,
+                    SIMPLIFIED_CRACK, SOLFEC, SPLIT, TETRAHEDRALIZE, VELOCITY, _solfec)
 from solfec import results
 from fe_decks_for_tests import bar_corners
 
@@ -393,3 +393,24 @@ def test_tetrahedralize_reads_solfec1_mesh_file_and_rt_split_cuts_it_on_a_plane(
     b2, lst1, lst2 = RT_SPLIT(b, faces, 1, 2, "a", "b")
     assert b.mass == pytest.approx(b2.mass, rel=1e-12)
     assert b.mass + b2.mass == pytest.approx(RHO * b.volume * 2, rel=1e-12)
+
+
+def test_split_of_a_mesh_along_its_faces_halves_and_slit():
+    """SPLIT of a MESH (Solfec-1.0's inter-element split, inp/splits.py): the 8-sector pipe
+    cut by the plane through its axis along two sector boundaries gives two halves of half
+    the volume with the cut faces' ids below / above; with topoadj 'ON' only the boundary
+    next to the point opens: one mesh with a slit (4 nodes doubled)."""
+    def pipe():
+        return PIPE((0, 0, 0), (0, 0, 2), 0.5, 1, 1, 8, 1, 1, [1] * 6)
+    a, b = SPLIT(pipe(), (1, 0, 0), (0, 1, 0), (2, 3))
+    assert a is not None and b is not None
+    assert all(a.node(i)[1] <= 1e-12 for i in range(a.nnod))
+    assert all(b.node(i)[1] >= -1e-12 for i in range(b.nnod))
+    assert a.nnod == b.nnod == 2 * 2 * 5  # 5 node columns of a half, 2 radii x 2 heights
+    assert len(a.nodes_on_surface(2)) == 8 and a.nodes_on_surface(3) == []
+    assert len(b.nodes_on_surface(3)) == 8 and b.nodes_on_surface(2) == []
+    s, none = SPLIT(pipe(), (1, 0, 0), (0, 1, 0), (2, 3), "ON")
+    assert none is None and s.nnod == 32 + 4
+    assert len(s.nodes_on_surface(2)) == 4 and len(s.nodes_on_surface(3)) == 4
+    with pytest.raises(ValueError, match="cuts through 8 elements"):
+        SPLIT(pipe(), (0, 0, 1.0), (0, 0, 1), (2, 3))
