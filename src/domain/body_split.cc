@@ -571,6 +571,15 @@ std::string CrackProblem(const Body& b, Crack& c) {
   for (const auto& f : faces)
     for (size_t a = 1; a + 1 < f.size(); ++a)
       c.samples.push_back((X[f[0]] + X[f[a]] + X[f[a + 1]]) / 3.0);
+  const double delta = 1e-6 * Diagonal(fe->mesh().Bounds());
+  c.sample_elements.clear();
+  for (const Vec3& x : c.samples)
+    for (double sign : {-1.0, 1.0}) {  // the elements on both sides of the face
+      int e = 0;
+      Vec3 xi;
+      fe->LocateReferential(x + sign * delta * c.normal, e, xi);
+      c.sample_elements.push_back({e, xi});
+    }
   return "";
 }
 
@@ -598,14 +607,11 @@ double CrackTension(const Body& b, const Crack& c) {
   }
   const FeBody* fe = PlainFe(b);
   if (!fe) return -std::numeric_limits<double>::infinity();
-  const double delta = 1e-6 * Diagonal(fe->mesh().Bounds());
   double out = -std::numeric_limits<double>::infinity();
-  for (const Vec3& X : c.samples) {
+  for (size_t k = 0; k + 1 < c.sample_elements.size(); k += 2) {  // mean of the two sides
     double sum = 0.0;
-    for (double sign : {-1.0, 1.0}) {  // the elements on both sides of the face
-      int e = 0;
-      Vec3 xi;
-      fe->LocateReferential(X + sign * delta * c.normal, e, xi);
+    for (size_t j = k; j < k + 2; ++j) {
+      const auto& [e, xi] = c.sample_elements[j];
       sum += tension(fe->element_material(e), fe->DeformationGradient(e, xi));
     }
     out = std::max(out, 0.5 * sum);

@@ -24,8 +24,10 @@ struct Crack {
   bool topoadj = false;            // cut only what is connected to `point` across the plane
   double ft = 0.0;                 // tensile strength [Pa]
   double Gf = 0.0;                 // fracture energy [J/m^2] (stored; not used, as in Solfec-1.0)
-  // Referential points where the tension is evaluated (set by PrepareCrack).
+  // Referential points where the tension is evaluated (set by PrepareCrack); FE bodies:
+  // for each, the elements on both sides of the face with the natural coordinates there.
   std::vector<Vec3> samples;
+  std::vector<std::pair<int, Vec3>> sample_elements;
 };
 
 // One part of a mesh split along faces: the part's mesh and, for each part node, the parent
