@@ -62,7 +62,9 @@ class GAUSS_SEIDEL_SOLVER(_IterationsHistory):
     (stopping='BOTH', default) it stops when the relative reaction change is at most epsilon
     and the merit function (manual 8.1) at most meritval; meritval defaults to 1.0, and a
     meritval >= 1 turns the merit test off. stopping='EITHER' (the manual's Algorithm 9.1)
-    stops when either holds (meritval then defaults to the manual's 1E-3). On failure ('CONTINUE', 'EXIT' or 'CALLBACK') it continues, raises SolverError,
+    stops when either holds (meritval then defaults to the manual's 1E-3); stopping='RESIDUAL'
+    (extension) stops once the relative natural-map residual (Siconos' fc3d error of the
+    step's problem, impulse units, read back as `resid`) is <= epsilon. On failure ('CONTINUE', 'EXIT' or 'CALLBACK') it continues, raises SolverError,
     or calls callback(solver, *data) (a return of 0 stops the run). Extensions: anderson
     (Anderson acceleration depth of the sweeps, default 5, 0 = plain Gauss-Seidel), omega
     (over-relaxation factor in (0, 2), default 1) and residual (default 0 = off: also stop
@@ -79,7 +81,7 @@ class GAUSS_SEIDEL_SOLVER(_IterationsHistory):
         self.maxiter = maxiter
         self.stopping = stopping
         if meritval is None:  # Solfec-1.0's 1.0 (merit test off); the manual's 1E-3 for 'EITHER'
-            meritval = 1.0 if self.stopping == "BOTH" else 1e-3
+            meritval = 1e-3 if self.stopping == "EITHER" else 1.0
         self.meritval = meritval
         self._failure = A.choice(failure, r, "failure", ("CONTINUE", "EXIT", "CALLBACK"))
         eps, mer = self._s.epsilon, self._s.meritval
@@ -176,7 +178,8 @@ class GAUSS_SEIDEL_SOLVER(_IterationsHistory):
 
     @stopping.setter
     def stopping(self, v):
-        self._s.stopping = A.choice(v, "GAUSS_SEIDEL_SOLVER", "stopping", ("BOTH", "EITHER"))
+        self._s.stopping = A.choice(v, "GAUSS_SEIDEL_SOLVER", "stopping",
+                                    ("BOTH", "EITHER", "RESIDUAL"))
 
     # Parallel-run members of the manual (4.1.9, Table 4.8), used by solfec-mpi only:
     # variant 'FULL' (default), 'MIDDLE_JACOBI', 'BOUNDARY_JACOBI', 'SIMPLIFIED'; innerloops
@@ -208,6 +211,9 @@ class GAUSS_SEIDEL_SOLVER(_IterationsHistory):
     rerhist = property(lambda s: list(s._s.last_stats.rerhist))
     merhist = property(lambda s: list(s._s.last_stats.merhist))
     merit = property(lambda s: s._s.last_stats.merit)
+    # the relative natural-map residual of the last solve's reactions (Siconos' fc3d error
+    # of the step's problem in the impulse h R; docs/deck-language.md)
+    resid = property(lambda s: s._s.last_stats.residual)
 
     # The failure policy seen by RUN: returns False to stop the run.
     def _on_failure(self, stats):
@@ -423,6 +429,7 @@ class NEWTON_SOLVER(_IterationsHistory):
     merhist = property(lambda s: list(s._s.last_stats.merhist))
     mvhist = property(lambda s: list(s._s.last_stats.mvhist))
     merit = property(lambda s: s._s.last_stats.merit)
+    resid = property(lambda s: s._s.last_stats.residual)  # as GAUSS_SEIDEL_SOLVER's
     message = property(lambda s: s._s.last_stats.message)
     fallback = property(lambda s: s._s.fell_back)
     linear_iters = property(lambda s: s._s.linear_iters)

@@ -53,6 +53,7 @@ void DefineSolvers(py::module_& m) {
       .def_readonly("iters", &solvers::SolverStats::iters)
       .def_readonly("merit", &solvers::SolverStats::merit)
       .def_readonly("relative_error", &solvers::SolverStats::relative_error)
+      .def_readonly("residual", &solvers::SolverStats::residual)
       .def_readonly("converged", &solvers::SolverStats::converged)
       .def_readonly("error", &solvers::SolverStats::error)
       .def_readonly("rerhist", &solvers::SolverStats::rerhist)
@@ -80,9 +81,12 @@ void DefineSolvers(py::module_& m) {
   c.def_property(  // 'BOTH' (Solfec-1.0) or 'EITHER' (the manual's Alg. 9.1)
       "stopping",
       [](const GaussSeidelSolver& s) {
-        return std::string(s.options().stopping == GaussSeidelOptions::Stopping::kBoth
-                               ? "BOTH"
-                               : "EITHER");
+        switch (s.options().stopping) {
+          case GaussSeidelOptions::Stopping::kBoth: return std::string("BOTH");
+          case GaussSeidelOptions::Stopping::kEither: return std::string("EITHER");
+          case GaussSeidelOptions::Stopping::kResidual: break;
+        }
+        return std::string("RESIDUAL");
       },
       [](GaussSeidelSolver& s, const std::string& v) {
         GaussSeidelOptions o = s.options();
@@ -90,9 +94,11 @@ void DefineSolvers(py::module_& m) {
           o.stopping = GaussSeidelOptions::Stopping::kBoth;
         } else if (v == "EITHER") {
           o.stopping = GaussSeidelOptions::Stopping::kEither;
+        } else if (v == "RESIDUAL") {
+          o.stopping = GaussSeidelOptions::Stopping::kResidual;
         } else {
           throw InputError("GAUSS_SEIDEL_SOLVER: unknown stopping '" + v +
-                           "' (argument 'stopping'); use 'BOTH' or 'EITHER'");
+                           "' (argument 'stopping'); use 'BOTH', 'EITHER' or 'RESIDUAL'");
         }
         s.set_options(o);
       });

@@ -1,6 +1,7 @@
 // Interface of constraint solvers and their statistics (GAUSS_SEIDEL_SOLVER, ...).
 #pragma once
 
+#include <limits>
 #include <string>
 #include <vector>
 
@@ -14,6 +15,9 @@ struct SolverStats {
   int iters = 0;
   double merit = 0.0;           // merit function g(R) of manual eq. 8.1 at exit
   double relative_error = 0.0;  // |S - R| / |R| of the last iteration
+  // Relative natural-map residual of the returned R (merit.h RelativeResidual: Siconos'
+  // fc3d_compute_error in the impulse r = h R); NaN when the solver does not compute it.
+  double residual = std::numeric_limits<double>::quiet_NaN();
   bool converged = false;
   std::string error = "OK";     // 'OK', 'DIVERGED', 'DIAGONAL_DIVERGED', 'DIAGONAL_FAILED'
   std::vector<double> rerhist, merhist;  // per-iteration histories

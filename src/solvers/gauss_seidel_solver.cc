@@ -72,8 +72,8 @@ void GaussSeidelOptions::Validate() const {
     ThrowOption("omega", omega, "pass a relaxation factor in (0, 2); 1 is plain Gauss-Seidel");
   }
   const int stopping_value = static_cast<int>(stopping);
-  if (stopping_value < 0 || stopping_value > static_cast<int>(Stopping::kEither)) {
-    ThrowOption("stopping", stopping_value, "use 'BOTH' or 'EITHER'");
+  if (stopping_value < 0 || stopping_value > static_cast<int>(Stopping::kResidual)) {
+    ThrowOption("stopping", stopping_value, "use 'BOTH', 'EITHER' or 'RESIDUAL'");
   }
   if (innerloops < 1) ThrowOption("innerloops", innerloops, "pass 1 or more sweeps per iteration");
   if (anderson < 0 || anderson > kMaxAnderson) {
@@ -161,6 +161,10 @@ void GaussSeidelSolver::Prepare(BlockProblem& problem, ProcessCoupling& coupling
   coupling.Sum(sums);  // over all processes (solfec-mpi)
   denominator_ = MeritDenominatorOfSum(sums[0]);
   bnorm2_ = sums[1];
+  rscale_ = ResidualScale(problem);
+  residual_tol_ = options_.stopping == GaussSeidelOptions::Stopping::kResidual
+                      ? std::max(options_.epsilon, options_.residual)
+                      : options_.residual;
   R_prev_.resize(n);
   omega_ = options_.omega;
   depth_ = options_.anderson;
@@ -232,7 +236,11 @@ void GaussSeidelSolver::Sweep(BlockProblem& problem, SweepSums& sums, const int*
     }
     const Vec3 C = RowResidual(laws[a], W_aa, U_old, R_old, !first_sweep_);
     merit += C.dot(W_inv[a] * C);
-    residual2 += C.squaredNorm();
+    if (rscale_ == 1.0 || residual_tol_ == 0.0) {  // (unused when the test is off)
+      residual2 += C.squaredNorm();
+    } else {  // in the impulse r = h R
+      residual2 += RowResidual(laws[a], W_aa, U_old, R_old, !first_sweep_, rscale_).squaredNorm();
+    }
     rnorm2 += R_old.squaredNorm();
     unorm2 += U_old.squaredNorm();
     // Diagonal problem (line 4).
@@ -258,7 +266,7 @@ void GaussSeidelSolver::Sweep(BlockProblem& problem, SweepSums& sums, const int*
   sums.residual2_prev += residual2;
   sums.rnorm2_prev += rnorm2;
   sums.unorm2_prev += unorm2;
-  sums.scale2_prev = std::max({sums.rnorm2_prev, sums.unorm2_prev, bnorm2_});
+  sums.scale2_prev = std::max({rscale_ * rscale_ * sums.rnorm2_prev, sums.unorm2_prev, bnorm2_});
 }
 
 // The staged sweeps of gauss_seidel_coupled.cc.
@@ -298,7 +306,9 @@ SolverStats GaussSeidelSolver::Iterate(BlockProblem& problem, Sweeps& sweeps) {
   bool forward = true;
   bool nonfinite = false;
   const bool both = options_.stopping == GaussSeidelOptions::Stopping::kBoth;
-  const bool merit_test = !both || options_.meritval < 1.0;  // Solfec-1.0's nomerit
+  // 'RESIDUAL': the residual test alone (no relative change, no merit test)
+  const bool residual_only = options_.stopping == GaussSeidelOptions::Stopping::kResidual;
+  const bool merit_test = !residual_only && (!both || options_.meritval < 1.0);  // nomerit
   SweepSums last, previous;
   while (true) {
     previous = last;
@@ -334,9 +344,9 @@ SolverStats GaussSeidelSolver::Iterate(BlockProblem& problem, Sweeps& sweeps) {
     }
     if (stats.iters >= 2) {
       stats.merhist.push_back(last.merit_prev);
-      const bool residual_met = options_.residual > 0.0 && last.scale2_prev > 0.0 &&
-                                last.residual2_prev <= options_.residual *
-                                                           options_.residual * last.scale2_prev;
+      const bool residual_met = residual_tol_ > 0.0 && last.scale2_prev > 0.0 &&
+                                last.residual2_prev <= residual_tol_ * residual_tol_ *
+                                                           last.scale2_prev;
       // Iterate k = iters - 1: its merit is known now, its change is rerhist.back().
       const bool merit_met = merit_test && last.merit_prev <= options_.meritval &&
                              (!both || stats.rerhist.back() <= options_.epsilon);
@@ -354,7 +364,8 @@ SolverStats GaussSeidelSolver::Iterate(BlockProblem& problem, Sweeps& sweeps) {
     }
     stats.rerhist.push_back(rel);
     stats.relative_error = rel;
-    if (stats.converged || (rel <= options_.epsilon && !(both && merit_test))) {
+    if (stats.converged ||
+        (!residual_only && rel <= options_.epsilon && !(both && merit_test))) {
       stats.converged = true;
       break;
     }
@@ -365,11 +376,20 @@ SolverStats GaussSeidelSolver::Iterate(BlockProblem& problem, Sweeps& sweeps) {
   }
   // Final state: U = B + W R and per-row merits of the returned iterate.
   sweeps.coupling.Exchange(problem);  // (solfec-mpi) B consistent with the returned R
-  stats.merit = sweeps.coupling.Sum(ComputeMerit(problem, W_inv_, denominator_));
+  {  // the merit and the relative residual (RelativeResidual) of the returned iterate
+    std::vector<double> v{ComputeMerit(problem, W_inv_, denominator_)};
+    const std::array<double, 4> r = RelativeResidualSums(problem);
+    v.insert(v.end(), r.begin(), r.end());
+    sweeps.coupling.Sum(v);  // one reduction (solfec-mpi)
+    stats.merit = v[0];
+    stats.residual = RelativeResidualOfSums({v[1], v[2], v[3], v[4]});
+  }
   if (stats.merhist.size() < stats.rerhist.size()) stats.merhist.push_back(stats.merit);
   if (!stats.converged && !nonfinite && merit_test && stats.merit <= options_.meritval &&
       (!both || stats.relative_error <= options_.epsilon))
     stats.converged = true;
+  if (!stats.converged && !nonfinite && residual_tol_ > 0.0 && stats.residual <= residual_tol_)
+    stats.converged = true;  // (the maxiter-th sweep met the residual test)
   if (nonfinite || !std::isfinite(stats.merit)) {
     stats.converged = false;
     stats.error = "DIVERGED";

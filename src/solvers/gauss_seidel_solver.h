@@ -31,6 +31,9 @@ struct GaussSeidelOptions {
               // g(R) > meritval, i.e. stop once both hold; meritval >= 1 turns the merit
               // test off (then epsilon alone decides)
     kEither,  // 'EITHER' (the manual's Alg. 9.1 as printed): stop once either holds
+    kResidual,  // 'RESIDUAL' (extension): stop once the relative natural-map residual
+                // (`residual` below, in Siconos' impulse units) is <= epsilon; the relative
+                // change and merit tests are off
   };
 
   double epsilon = 1e-4;   // relative change |S - R| / |R| sufficient for termination
@@ -58,10 +61,13 @@ struct GaussSeidelOptions {
   int anderson = 5;
   static constexpr int kMaxAnderson = 50;
   // Extra stopping test (0: off): sweeps also stop once the relative natural-map residual
-  // sqrt(sum_a |C_a|^2) / max(|R|, |U|, |B|) <= residual, C_a the row residual of merit.h
-  // (for a contact R_a - proj_FC(R_a - U_a - mu |U_T| e_N), the natural map with rho = 1).
-  // For contact-only problems this is the value of Siconos 4.4's fc3d_compute_error; it is
-  // checked like meritval, on the iterate each sweep starts from.
+  // sqrt(sum_a |C_a|^2) / max(h |R|, |U|, |B|) <= residual, C_a the row residual of merit.h
+  // with r_scale h = ResidualScale(problem) (for a contact h R_a - proj_FC(h R_a - U_a -
+  // mu |U_T| e_N): the natural map of the problem in the impulse r = h R with W / h; h = 1
+  // for a problem without a step). For contact-only problems this is the value of Siconos
+  // 4.4's fc3d_compute_error on that problem (RelativeResidual); it is checked like meritval,
+  // on the iterate each sweep starts from. Under Stopping::kResidual the test uses
+  // max(epsilon, residual).
   double residual = 0.0;
   // solfec-mpi: how rows of different processes see each other within a sweep (manual
   // table 4.8, Alg. 9.3; ProcessCoupling::SweepStages). kFull: processes coloured so that
@@ -124,7 +130,7 @@ class GaussSeidelSolver final : public ConstraintSolver {
     double merit_prev = 0.0;   // g of the iterate the sweep started from
     double residual2_prev = 0.0;  // sum |C_a|^2 of that iterate
     double scale2_prev = 0.0;     // max(|R|^2, |U|^2, |B|^2) of that iterate
-    double rnorm2_prev = 0.0, unorm2_prev = 0.0;  // |R|^2, |U|^2 of that iterate
+    double rnorm2_prev = 0.0, unorm2_prev = 0.0;  // h^2 |R|^2, |U|^2 of that iterate
     bool diag_diverged = false;
     bool diag_failed = false;
     bool cohesion_broken = false;
@@ -202,6 +208,8 @@ class GaussSeidelSolver final : public ConstraintSolver {
   std::vector<Vec3> S_iter_;   // InnerLoops: the iterate the global iteration started from
   double denominator_ = 1.0;
   double bnorm2_ = 0.0;  // |B|^2 (part of the residual test's scale)
+  double rscale_ = 1.0;  // ResidualScale of the problem (h, or 1)
+  double residual_tol_ = 0.0;  // the residual test's bound (0: off)
   DiagOptions diag_;
   double omega_ = 1.0;
   // Anderson step on problem.R = G(S) (see GaussSeidelOptions::anderson), S = `start`.

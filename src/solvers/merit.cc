@@ -49,10 +49,12 @@ double ComputeMerit(BlockProblem& problem) {
 
 std::array<double, 4> RelativeResidualSums(const BlockProblem& problem) {
   std::array<double, 4> s{0.0, 0.0, 0.0, 0.0};
+  const double scale = ResidualScale(problem);
   for (int a = 0; a < problem.size(); ++a) {
     const Mat3& W_aa = problem.W[problem.row_ptr[a]];
-    s[0] += RowResidual(problem.laws[a], W_aa, problem.U[a], problem.R[a], true).squaredNorm();
-    s[1] += problem.R[a].squaredNorm();
+    s[0] += RowResidual(problem.laws[a], W_aa, problem.U[a], problem.R[a], true, scale)
+                .squaredNorm();
+    s[1] += scale * scale * problem.R[a].squaredNorm();
     s[2] += problem.U[a].squaredNorm();
     s[3] += problem.B[a].squaredNorm();
   }

@@ -22,9 +22,13 @@ namespace solfec::solvers {
 //  its share <W^-1 C, C> = <W dR, dR> is the energy of the force error, like other rows);
 //  with stroke stops C_N = U_N - U_hi (U_lo) where the stop holds U_N at its bound.
 // in_cone = true skips the last term for reactions known to lie in FC (diagonal solver
-// output). Inline: evaluated once per row and sweep by the Gauss-Seidel solver.
+// output). r_scale multiplies the reaction inside the contact natural map:
+// C = r_scale R - proj_FC(r_scale R - F) (+ the FC term), the map of the problem in the
+// unknown r = r_scale R with W / r_scale (ResidualScale: r = h R, Siconos' impulse); 1 (exact
+// in floating point: the merit's residual) leaves C as above. Inline: evaluated once per row
+// and sweep by the Gauss-Seidel solver.
 inline Vec3 RowResidual(const Law& law, const Mat3& W_aa, const Vec3& U, const Vec3& R,
-                        bool in_cone = false) {
+                        bool in_cone = false, double r_scale = 1.0) {
   switch (law.kind) {
     case LawKind::kEquality:
       return U - law.target;
@@ -56,7 +60,7 @@ inline Vec3 RowResidual(const Law& law, const Mat3& W_aa, const Vec3& U, const V
   Ubar.z() += law.restitution * std::min(0.0, law.UN_prev);
   const Vec3 F = DeSaxceVelocity(Ubar, mu);
   // C = F + m(R - F), m(S) = S - proj_FC(S) (eqs. 8.7, 8.9).
-  const Vec3 S = Rs - F;
+  const Vec3 S = r_scale * Rs - F;
   Vec3 C = F + (S - ProjectOnCone(S, mu));
   // R in FC is part of eq. 8.9: add its distance from FC mapped to velocity by W_aa.
   if (in_cone) return C;
@@ -90,13 +94,21 @@ double MeritFromU(BlockProblem& problem, const std::vector<Mat3>& W_inv, double 
 // Convenience form that inverts the diagonal blocks itself.
 double ComputeMerit(BlockProblem& problem);
 
-// Relative natural-map residual sqrt(sum_a |C_a|^2) / max(|R|, |U|, |B|) of problem.R with
-// the current problem.U (C_a = RowResidual with in_cone, i.e. for a contact
-// R_a - proj_FC(R_a - U_a - mu |U_T| e_N)): for contact-only problems the value of Siconos
-// 4.4's fc3d_compute_error; the `residual` stopping test of the Gauss-Seidel and Newton
-// solvers. 0 when R, U and B all vanish.
+// The reaction scale of the relative residual: h = problem.step for a time step's problem
+// (the unknown is then the impulse r = h R and the matrix W / h, Siconos' Moreau-Jean
+// convention), 1 for a problem without a step (FCLIB_SOLVE, hand-made problems).
+inline double ResidualScale(const BlockProblem& problem) {
+  return problem.step > 0.0 ? problem.step : 1.0;
+}
+
+// Relative natural-map residual sqrt(sum_a |C_a|^2) / max(s |R|, |U|, |B|) of problem.R with
+// the current problem.U, s = ResidualScale(problem) (C_a = RowResidual with in_cone and
+// r_scale s, i.e. for a contact s R_a - proj_FC(s R_a - U_a - mu |U_T| e_N)): for
+// contact-only problems the value of Siconos 4.4's fc3d_compute_error on r = s R, M = W / s,
+// q = B; the `residual` stopping test of the Gauss-Seidel and Newton solvers. 0 when R, U
+// and B all vanish.
 double RelativeResidual(const BlockProblem& problem);
-// Its sums (|C|^2, |R|^2, |U|^2, |B|^2) over this process's rows, and the value of sums
+// Its sums (|C|^2, s^2 |R|^2, |U|^2, |B|^2) over this process's rows, and the value of sums
 // added over processes (solfec-mpi).
 std::array<double, 4> RelativeResidualSums(const BlockProblem& problem);
 double RelativeResidualOfSums(const std::array<double, 4>& sums);

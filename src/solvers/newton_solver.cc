@@ -343,6 +343,7 @@ SolverStats NewtonSolver::Run(BlockProblem& problem) {
         (options_.residual > 0.0 && RelativeResidual(problem) <= options_.residual)) {
       stats.iters = 1;
       stats.merit = merit;
+      stats.residual = RelativeResidual(problem);
       stats.converged = true;
       stats.merhist.push_back(merit);
       stats.mvhist.push_back(0);
@@ -367,6 +368,7 @@ SolverStats NewtonSolver::Run(BlockProblem& problem) {
       const double merit = ComputeMerit(problem, W_inv_, MeritDenominator(problem.B, W_inv_));
       if (merit <= options_.meritval) {
         s.merit = merit;
+        s.residual = RelativeResidual(problem);
         s.converged = true;
         s.error = "OK";
         s.row_merit = problem.merit;
@@ -513,6 +515,8 @@ SolverStats NewtonSolver::Run(BlockProblem& problem) {
   }
   coupling_->Exchange(problem);  // (solfec-mpi) B, U consistent with R
   problem.ComputeU();
+  // Serial runs: the relative residual of the returned R (solfec-mpi: NaN, no extra sums).
+  if (!coupled_) stats.residual = RelativeResidual(problem);
   last_stats_ = stats;
   RecordIters(stats.iters);
   return stats;
