@@ -121,13 +121,18 @@ def summary(rec):
         "contacts": sum(rec["contacts"]) / steps,
         "max_contacts": max(rec["contacts"]),
     }
-    # A common yardstick: relative residual <= 1e-6. Siconos: its full residual
-    # (fc3d_compute_error / |q|); solfec: sqrt(merit), merit g being a squared (energy) ratio.
+    # The common yardstick: Siconos' relative error fc3d_compute_error <= 1e-6 of each
+    # step's problem (Siconos: NSGS's final residual; solfec: gs.resid, the same function of
+    # r = h R, M = W / h, q = B).
     if rec["code"] == "siconos":
-        ok = [c == 0 or res <= 1e-6 for c, res in zip(rec["contacts"], rec["residual"])]
+        res = rec["residual"]
+        ok = [c == 0 or r <= 1e-6 for c, r in zip(rec["contacts"], res)]
     else:
-        ok = [c == 0 or m ** 0.5 <= 1e-6 for c, m in zip(rec["constraints"], rec["merit"])]
+        res = rec["resid"]
+        ok = [c == 0 or r <= 1e-6 for c, r in zip(rec["constraints"], res)]
     s["resid_ok"] = 100.0 * sum(ok) / steps
+    solved_res = [r for c, r in zip(rec["contacts"], res) if c > 0]
+    s["max_resid"] = max(solved_res) if solved_res else 0.0
     if rec["code"] == "solfec":
         for st in ("TIMINT", "CONUPD", "CONDET", "LOCDYN", "CONSOL"):
             s[st] = 1e3 * sum(rec[st]) / steps
@@ -216,13 +221,14 @@ def print_report(results, a):
     m = results["machine"]
     print()
     print("Box of cubes: %g s simulated, step %g s (%d steps), friction 0.3, restitution 0, "
-          "tolerance 1e-6, maxiter 1000" % (a.duration, a.step, round(a.duration / a.step)))
+          "both codes stopping on Siconos' relative error 1e-6, maxiter 1000" %
+          (a.duration, a.step, round(a.duration / a.step)))
     print("machine: %s, %d cpus, load average %.1f %.1f %.1f, %s; solfec at %s" %
           (m["cpu"], m["ncpu"], *m["loadavg"], m["date"], m["git"]))
     print()
-    hdr = ("%3s  %-8s %10s %10s %10s %9s %10s %10s %9s %8s %8s" %
+    hdr = ("%3s  %-8s %10s %10s %10s %9s %10s %10s %10s %9s %8s %8s" %
            ("n", "code", "ms/step", "cpu ms/st", "avg iters", "max iter", "converged",
-            "resid<=1e-6", "contacts", "ratio", "cpu ratio"))
+            "resid<=1e-6", "max resid", "contacts", "ratio", "cpu ratio"))
     print(hdr)
     print("-" * len(hdr))
     for n in a.n:
@@ -239,16 +245,18 @@ def print_report(results, a):
                 f = by[("solfec", n)]
                 ratio = "%.1fx" % (s["ms_step"] / f["ms_step"])
                 cratio = "%.1fx" % (s["cpu_ms_step"] / f["cpu_ms_step"])
-            print("%3d  %-8s %10.3f %10.3f %10.1f %9d %9.1f%% %10.1f%% %9.1f %8s %8s" %
+            print("%3d  %-8s %10.3f %10.3f %10.1f %9d %9.1f%% %10.1f%% %10.2e %9.1f %8s %8s" %
                   (n, code, s["ms_step"], s["cpu_ms_step"], s["iters"], s["max_iters"], s["conv"],
-                   s["resid_ok"], s["contacts"], ratio, cratio))
+                   s["resid_ok"], s["max_resid"], s["contacts"], ratio, cratio))
     print()
     print("ratio = Siconos ms/step / solfec ms/step (wall clock); cpu ratio: the same with "
           "process CPU time\n(robust to a loaded machine). avg iters: over the steps that solved "
           "a contact problem.\nconverged: the solver's own test (solfec: gs.error == 'OK'; "
-          "Siconos: NSGS residual <= 1e-6).\nresid<=1e-6: relative residual <= 1e-6 (Siconos: "
-          "the same; solfec: sqrt(merit) <= 1e-6).\nBoth shares are over all steps (a step "
-          "without contacts counts as converged).")
+          "Siconos: NSGS residual <= 1e-6).\nresid<=1e-6: Siconos' fc3d_compute_error of the "
+          "step's problem <= 1e-6 (Siconos: NSGS's\nfinal residual; solfec: gs.resid, the same "
+          "function of r = h R, M = W / h, q = B); max resid: its\nlargest value over the "
+          "steps with contacts. Both shares are over all steps (a step without\ncontacts "
+          "counts as converged).")
     print()
     print("solfec stage times, ms/step (TIMING):")
     print("%3s %8s %8s %8s %8s %8s %10s" % ("n", "TIMINT", "CONUPD", "CONDET", "LOCDYN", "CONSOL",
@@ -281,11 +289,13 @@ def print_report(results, a):
     for n in a.n:
         f, s = by.get(("solfec", n)), by.get(("siconos", n))
         if f and s:
-            ok = s["ms_step"] / f["ms_step"] >= 20.0 and f["conv"] == 100.0
-            print("target n=%d (>= 20x faster per step, every solfec step converged): %s "
-                  "(%.1fx wall, %.1fx cpu, %.1f%% converged)" %
+            ok = (s["cpu_ms_step"] / f["cpu_ms_step"] >= 20.0 and f["resid_ok"] == 100.0
+                  and s["resid_ok"] == 100.0)
+            print("target n=%d (>= 20x faster per step in CPU time, every step of both codes at "
+                  "resid <= 1e-6): %s (%.1fx wall, %.1fx cpu; solfec %.1f%%, Siconos %.1f%% of "
+                  "the steps at 1e-6)" %
                   (n, "MET" if ok else "NOT MET", s["ms_step"] / f["ms_step"],
-                   s["cpu_ms_step"] / f["cpu_ms_step"], f["conv"]))
+                   s["cpu_ms_step"] / f["cpu_ms_step"], f["resid_ok"], s["resid_ok"]))
 
 
 if __name__ == "__main__":

@@ -7,16 +7,17 @@ tilted about (1,1,0) by 0, 5 or 10 degrees) dropped into a five-wall OBSTACLE bo
 Usage: /usr/bin/python3 solfec_scene.py [n] [duration] [step] [--json OUT] [--build DIR]
 (the solfec package is imported from DIR/python, default build-bench, else build).
 
-"Gauss-Seidel to 1e-6": GAUSS_SEIDEL_SOLVER(epsilon=1e-6, maxiter=1000, meritval=1e-12).
-The solver stops when the relative change of the reactions |R_k - R_{k-1}| / |R_k| <= epsilon
-(the same quantity as Siconos NSGS's "light" error) or when the merit function g(R) (manual
-eq. 8.1) <= meritval. g is a squared, energy-normalised residual, so meritval = (1e-6)^2 puts
-it on the scale of Siconos' relative residual 1e-6. The deck default meritval = 1e-3 would
-stop the sweeps after a few iterations at a far looser accuracy. Results output is set to
-one frame per 1000 s (not timed: the Siconos side writes nothing).
+"Gauss-Seidel to 1e-6": GAUSS_SEIDEL_SOLVER(epsilon=1e-6, maxiter=1000, stopping='RESIDUAL')
+(default of --stopping): the sweeps stop once the relative natural-map residual of the
+step's problem is <= 1e-6, the quantity Siconos' NSGS must bring below its tolerance
+(fc3d_compute_error on r = h R, M = W / h, q = B; read back as gs.resid). --stopping EITHER
+(with --meritval 1e-12) is the former rule: relative change of R <= epsilon or merit
+g(R) <= meritval. Results output is set to one frame per 1000 s (not timed: the Siconos
+side writes nothing).
 
 Per step we record: wall and CPU time of RUN(sol, gs, step), the stage times TIMING(sol, ...)
 (TIMINT, CONUPD, CONDET, LOCDYN, CONSOL), gs.iters, converged = (gs.error == 'OK'), gs.merit,
+gs.resid (the relative residual above, whatever the stopping rule),
 the number of constraints and contacts, and the number of 3x3 blocks of W (see count_blocks).
 """
 
@@ -115,17 +116,17 @@ def count_blocks(sol, movable):
 
 
 def run(n, duration, step, epsilon=1e-6, maxiter=1000, meritval=1e-12, build=None,
-        blocks=True):
+        blocks=True, stopping="RESIDUAL"):
     S = import_solfec(build)
     outdir = tempfile.mkdtemp(prefix="solfec-bench-")
     t_build = time.perf_counter()
     sol, cubes = build_scene(S, n, step, outdir)
     t_build = time.perf_counter() - t_build
-    gs = S.GAUSS_SEIDEL_SOLVER(epsilon, maxiter, meritval=meritval, stopping="EITHER")
+    gs = S.GAUSS_SEIDEL_SOLVER(epsilon, maxiter, meritval=meritval, stopping=stopping)
     movable = {c._id for c in cubes}
     steps = int(round(duration / step))
     rec = {k: [] for k in ("wall", "cpu", "iters", "converged", "error", "merit", "rel",
-                           "constraints", "contacts", "blocks") + STAGES}
+                           "resid", "constraints", "contacts", "blocks") + STAGES}
     for _ in range(steps):
         t0, c0 = time.perf_counter(), time.process_time()
         S.RUN(sol, gs, step)
@@ -139,6 +140,7 @@ def run(n, duration, step, epsilon=1e-6, maxiter=1000, meritval=1e-12, build=Non
         rec["converged"].append(gs.error == "OK")
         rec["error"].append(gs.error)
         rec["merit"].append(gs.merit)
+        rec["resid"].append(gs.resid if ncon > 0 else 0.0)
         stats = getattr(getattr(gs, "_s", None), "last_stats", None)
         rec["rel"].append(getattr(stats, "relative_error", float("nan")))
         rec["constraints"].append(ncon)
@@ -149,7 +151,7 @@ def run(n, duration, step, epsilon=1e-6, maxiter=1000, meritval=1e-12, build=Non
     del sol, cubes, gs
     shutil.rmtree(outdir, ignore_errors=True)
     return {"code": "solfec", "n": n, "step": step, "duration": duration, "epsilon": epsilon,
-            "maxiter": maxiter, "meritval": meritval, "build_s": t_build,
+            "maxiter": maxiter, "meritval": meritval, "stopping": stopping, "build_s": t_build,
             "final_z_min": min(z), "final_z_max": max(z), "final_ke": ke, **rec}
 
 
@@ -161,10 +163,12 @@ def main(argv):
     p.add_argument("--epsilon", type=float, default=1e-6)
     p.add_argument("--maxiter", type=int, default=1000)
     p.add_argument("--meritval", type=float, default=1e-12)
+    p.add_argument("--stopping", default="RESIDUAL", choices=("RESIDUAL", "EITHER", "BOTH"))
     p.add_argument("--build", help="solfec build directory (default: build-bench or build)")
     p.add_argument("--json", help="write the per-step record to this file")
     a = p.parse_args(argv)
-    r = run(a.n, a.duration, a.step, a.epsilon, a.maxiter, a.meritval, a.build)
+    r = run(a.n, a.duration, a.step, a.epsilon, a.maxiter, a.meritval, a.build,
+            stopping=a.stopping)
     if a.json:
         with open(a.json, "w") as f:
             json.dump(r, f)
