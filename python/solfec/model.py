@@ -445,7 +445,11 @@ class BODY(_KnownMembers):
     def _d(self):
         d = self._solfec._domain
         if not d.has_body(self._id):
-            emptied = getattr(self, "_emptied_by", None)  # PARTITION (solfec/partition.py)
+            emptied = getattr(self, "_emptied_by", None)  # PARTITION, SIMPLIFIED_CRACK
+            if emptied == "SIMPLIFIED_CRACK":  # split during a run (solfec/split.py)
+                raise ValueError(f"SIMPLIFIED_CRACK: body {self._id} cracked and was replaced "
+                                 f"by its parts; find them in solfec.bodies (labels "
+                                 f"'<label>/1', '<label>/2', ...)")
             if emptied:
                 raise ValueError(f"{emptied}: body {self._id} was emptied by {emptied}; use "
                                  f"the part BODY objects that {emptied} returned")

@@ -414,3 +414,12 @@ def test_split_of_a_mesh_along_its_faces_halves_and_slit():
     assert len(s.nodes_on_surface(2)) == 4 and len(s.nodes_on_surface(3)) == 4
     with pytest.raises(ValueError, match="cuts through 8 elements"):
         SPLIT(pipe(), (0, 0, 1.0), (0, 0, 1), (2, 3))
+
+
+def test_a_cracked_body_object_says_where_its_parts_are(outdir):
+    sol, bulk, b = fe_bar(outdir)
+    SIMPLIFIED_CRACK(b, (XC, A / 2, A / 2), (1, 0, 0), 1, "TENSILE", ft=-1.0)  # at once
+    RUN(sol, GAUSS_SEIDEL_SOLVER(1e-8, 100), STEP)
+    assert len(sol.bodies) == 2
+    with pytest.raises(ValueError, match="cracked and was replaced by its parts"):
+        b.mass
