@@ -10,7 +10,7 @@ import pytest
 VALIDATION = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))),
                           "validation")
 
-QUICK = ["lame_cylinder.py", "bar_tension_pressure.py"]
+QUICK = ["lame_cylinder.py", "bar_tension_pressure.py", "pressure_large_strain.py"]
 
 
 @pytest.mark.parametrize("deck", QUICK)
