@@ -155,7 +155,7 @@ void GaussSeidelSolver::ReduceSweepSums(ProcessCoupling& coupling, SweepSums& su
   sums.residual2_prev = v[3];
   sums.rnorm2_prev = v[4];
   sums.unorm2_prev = v[5];
-  sums.scale2_prev = std::max({v[4], v[5], bnorm2_});
+  sums.scale2_prev = std::max({rscale_ * rscale_ * v[4], v[5], bnorm2_});
   sums.diag_diverged = v[6] > 0.0;
   sums.diag_failed = v[7] > 0.0;
   sums.cohesion_broken = v[8] > 0.0;

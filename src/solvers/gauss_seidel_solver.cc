@@ -239,7 +239,8 @@ void GaussSeidelSolver::Sweep(BlockProblem& problem, SweepSums& sums, const int*
     if (rscale_ == 1.0 || residual_tol_ == 0.0) {  // (unused when the test is off)
       residual2 += C.squaredNorm();
     } else {  // in the impulse r = h R
-      residual2 += RowResidual(laws[a], W_aa, U_old, R_old, !first_sweep_, rscale_).squaredNorm();
+      residual2 +=
+          RowResidual(laws[a], W_aa, U_old, R_old, !first_sweep_, rscale_).squaredNorm();
     }
     rnorm2 += R_old.squaredNorm();
     unorm2 += U_old.squaredNorm();
@@ -266,7 +267,8 @@ void GaussSeidelSolver::Sweep(BlockProblem& problem, SweepSums& sums, const int*
   sums.residual2_prev += residual2;
   sums.rnorm2_prev += rnorm2;
   sums.unorm2_prev += unorm2;
-  sums.scale2_prev = std::max({rscale_ * rscale_ * sums.rnorm2_prev, sums.unorm2_prev, bnorm2_});
+  sums.scale2_prev =
+      std::max({rscale_ * rscale_ * sums.rnorm2_prev, sums.unorm2_prev, bnorm2_});
 }
 
 // The staged sweeps of gauss_seidel_coupled.cc.

@@ -129,8 +129,8 @@ class GaussSeidelSolver final : public ConstraintSolver {
     double norm2 = 0.0;        // |R|^2
     double merit_prev = 0.0;   // g of the iterate the sweep started from
     double residual2_prev = 0.0;  // sum |C_a|^2 of that iterate
-    double scale2_prev = 0.0;     // max(|R|^2, |U|^2, |B|^2) of that iterate
-    double rnorm2_prev = 0.0, unorm2_prev = 0.0;  // h^2 |R|^2, |U|^2 of that iterate
+    double scale2_prev = 0.0;     // max(h^2 |R|^2, |U|^2, |B|^2) of that iterate
+    double rnorm2_prev = 0.0, unorm2_prev = 0.0;  // |R|^2, |U|^2 of that iterate
     bool diag_diverged = false;
     bool diag_failed = false;
     bool cohesion_broken = false;
