@@ -570,7 +570,8 @@ class SICONOS_SOLVER(_IterationsHistory):
     """SICONOS_SOLVER(| epsilon=1E-4, maxiter=1000, verbose='OFF'): every step's contact
     problem U = W R + B solved by Siconos numerics (fc3d_driver with the nonsmooth
     Gauss-Seidel SICONOS_FRICTION_3D_NSGS), as Solfec-1.0's SICONOS_SOLVER. epsilon is
-    Siconos' tolerance on its relative residual, maxiter its sweeps, verbose 'ON' prints
+    Siconos' tolerance (relative change of the impulses, then its relative residual of the
+    step's problem in Moreau-Jean form r = h R, M = W / h), maxiter its sweeps, verbose 'ON' prints
     Siconos' own messages. Contacts only (restitution and cohesion included); a model with
     FIX_POINT, FIX_DIRECTION, SET_VELOCITY, PUT_RIGID_LINK or PUT_SPRING constraints raises
     an error at RUN. Needs a build with Siconos (Debian libsiconos-numerics-dev); without it
@@ -615,7 +616,8 @@ class SICONOS_SOLVER(_IterationsHistory):
     error = property(lambda s: s._s.last_stats.error)
     iters = property(lambda s: s._s.last_stats.iters)
     merit = property(lambda s: s._s.last_stats.merit)
-    residual = property(lambda s: s._s.last_stats.relative_error)  # Siconos' error
+    resid = property(lambda s: s._s.last_stats.residual)  # as GAUSS_SEIDEL_SOLVER's
+    siconos_error = property(lambda s: s._s.last_stats.relative_error)  # Siconos' own
     message = property(lambda s: s._s.last_stats.message)
 
     # Failures are reported (RUN's warning, HISTORY 'MERIT') and the run continues.

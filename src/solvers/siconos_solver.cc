@@ -157,13 +157,17 @@ SolverStats SiconosSolver::Solve(BlockProblem& problem) {
     for (int k = b; k < e; ++k) index2[k] = static_cast<size_t>(problem.col[order[k]]);
   }
   index1[n] = nblocks;
+  // Siconos' Moreau-Jean form of the step's problem: impulses r = h R and M = W / h (the
+  // same solutions; its residual then weighs impulses and velocities alike, as
+  // GAUSS_SEIDEL_SOLVER's 'residual' does). A problem without a step (FCLIB_SOLVE): h = 1.
+  const double h = problem.step > 0.0 ? problem.step : 1.0;
   std::vector<double> values(9 * nblocks);
   std::vector<double*> blocks(nblocks);
   for (size_t k = 0; k < nblocks; ++k) {
     const Mat3& W = problem.W[order[k]];
     double* v = values.data() + 9 * k;
     for (int c = 0; c < 3; ++c)
-      for (int r = 0; r < 3; ++r) v[r + 3 * c] = W(kPerm[r], kPerm[c]);  // column-major
+      for (int r = 0; r < 3; ++r) v[r + 3 * c] = W(kPerm[r], kPerm[c]) / h;  // column-major
     blocks[k] = v;
   }
   std::vector<unsigned int> sizes(n);
@@ -192,7 +196,7 @@ SolverStats SiconosSolver::Solve(BlockProblem& problem) {
       const Vec3 ri = problem.R[i] + shift[i];
       for (int c = 0; c < 3; ++c) {
         q[3 * i + c] = qi(kPerm[c]);
-        r[3 * i + c] = ri(kPerm[c]);
+        r[3 * i + c] = h * ri(kPerm[c]);
         u[3 * i + c] = 0.0;
       }
       mu[i] = law.friction;
@@ -245,7 +249,7 @@ SolverStats SiconosSolver::Solve(BlockProblem& problem) {
     bool broke = false;
     for (int i = 0; i < n; ++i) {
       Vec3 Ri;
-      for (int c = 0; c < 3; ++c) Ri(kPerm[c]) = r[3 * i + c];
+      for (int c = 0; c < 3; ++c) Ri(kPerm[c]) = r[3 * i + c] / h;
       Law& law = problem.laws[i];
       if (law.cohesive && Ri.z() <= 1e-12 * law.cohesion &&
           u[3 * i] > 0.0) {  // at R_N = -cohesion and separating: the bond breaks
@@ -261,7 +265,8 @@ SolverStats SiconosSolver::Solve(BlockProblem& problem) {
   stats.merit = ComputeMerit(problem);
   stats.row_merit = problem.merit;
   stats.iters = iters;
-  stats.relative_error = error;
+  stats.relative_error = error;           // Siconos' own final error
+  stats.residual = RelativeResidual(problem);  // the same function, from our side
   stats.converged = converged;
   stats.error = converged ? "OK" : "DIVERGED";
   if (!converged) {

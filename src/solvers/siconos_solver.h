@@ -30,15 +30,17 @@ class SiconosSolver final : public ConstraintSolver {
   SiconosSolver& operator=(SiconosSolver&&) noexcept;
   // The friction-contact problem of Siconos (u = M r + q, r in the Coulomb cone K_mu,
   // u + mu |u_T| e_N in its dual, each contact's components ordered (N, T1, T2)) built from
-  // the rows: M = W and q = B permuted from our (T1, T2, N) frame; the restitution term
+  // the rows in Siconos' Moreau-Jean form, impulses r = h R (h = problem.step, 1 when 0):
+  // M = W / h and q = B permuted from our (T1, T2, N) frame; the restitution term
   // eta min(0, U_N^t) is added to q_N (so u is Ubar, eq. 7.1), a cohesive contact solves for
-  // r = R + cohesion e_N (q -= W e_N cohesion). A cohesive contact that ends the solve at
+  // r = h (R + cohesion e_N) (q -= W e_N cohesion). A cohesive contact that ends the solve at
   // R_N = -cohesion while separating breaks (law.cohesive = false), and the step is solved
   // again without that bond (as the Gauss-Seidel solver's diagonal step does). Rows other
   // than contacts (FIX_POINT, FIX_DIRECTION, SET_VELOCITY, PUT_RIGID_LINK, PUT_SPRING) have
   // no place in Siconos' problem: InputError naming the row's constraint kind. Stats: iters
   // = NSGS sweeps (summed over the re-solves), relative_error = Siconos' residual
-  // (dparam[SICONOS_DPARAM_RESIDU]), merit = g(R) of eq. 8.1, converged = Siconos' info 0,
+  // (dparam[SICONOS_DPARAM_RESIDU]), residual = RelativeResidual (merit.h: the same function
+  // evaluated by us), merit = g(R) of eq. 8.1, converged = Siconos' info 0,
   // error 'OK' or 'DIVERGED'.
   SolverStats Solve(BlockProblem& problem) override;
   const char* name() const override { return "SICONOS_SOLVER"; }

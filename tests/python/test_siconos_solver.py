@@ -108,7 +108,7 @@ def test_box_of_cubes_follows_the_gauss_seidel_trajectory_to_the_solver_toleranc
     # relative change of R per sweep, Siconos' NSGS on its relative residual, both ~epsilon,
     # so each step's velocities agree to O(epsilon) and the positions after 200 steps differ
     # by O(epsilon) times the scene's error growth. Measured (max over cubes and steps):
-    # 2.4e-5 m at epsilon 1e-6, 1.9e-8 m at 1e-9, 8.7e-9 m at 1e-10 (3e-6 at 1e-8): the
+    # 2.4e-5 m at epsilon 1e-6, 4.5e-7 at 1e-8, 1.9e-8 m at 1e-9, 1.6e-9 m at 1e-10: the
     # difference falls with epsilon, i.e. the two runs converge to one trajectory.
     d = {}
     for eps in (1e-6, 1e-9):
@@ -228,3 +228,38 @@ def test_fclib_solve_with_siconos_matches_the_runs_velocities(tmp_path):
         q = np.asarray(f["fclib_local/vectors/q"])
     assert np.abs(U - u_run).max() < 1e-9 * np.abs(q).max()  # measured 1e-10 |q|
     assert merit < 1e-16
+
+
+def _cone_projection(x, mu):
+    """Projection of x = (T1, T2, N) on the Coulomb cone |x_T| <= mu x_N."""
+    t, n = np.hypot(x[0], x[1]), x[2]
+    if t <= mu * n:
+        return x
+    if mu * t <= -n:
+        return np.zeros(3)
+    a = (mu * t + n) / (mu * mu + 1.0)
+    return np.array([mu * a * x[0] / t, mu * a * x[1] / t, a])
+
+
+@needs_siconos
+def test_residual_is_siconos_error_of_the_step_in_impulse_units(outdir):
+    # The problem goes to Siconos in its Moreau-Jean form (r = h R, M = W / h, q = B): the
+    # residual Siconos reports is fc3d_compute_error of that problem, evaluated here in numpy
+    # from the step's R, U, B: sqrt(sum |r - proj_K(r - u - mu |u_T| e_N)|^2) /
+    # max(|r|, |u|, |q|) (the function GAUSS_SEIDEL_SOLVER's 'residual' uses).
+    h = 5e-3
+    sol, _ = cubes_scene(3, h, outdir)
+    si = SICONOS_SOLVER(epsilon=1e-6, maxiter=100000)
+    RUN(sol, si, 60 * h)
+    p = sol._domain.last_problem()
+    n = len(p["kind"])
+    R, U, B = (np.asarray(p[k]).reshape(n, 3) for k in ("R", "U", "B"))
+    mu = np.asarray(p["mu"])
+    C = []
+    for i in range(n):
+        u = U[i] + np.array([0.0, 0.0, mu[i] * np.hypot(U[i, 0], U[i, 1])])
+        C.append(h * R[i] - _cone_projection(h * R[i] - u, mu[i]))
+    err = np.linalg.norm(C) / max(h * np.linalg.norm(R), np.linalg.norm(U), np.linalg.norm(B))
+    assert 0.0 < si.siconos_error <= 1e-6  # Siconos' dparam[SICONOS_DPARAM_RESIDU]
+    assert si.siconos_error == pytest.approx(err, rel=1e-8)  # measured agreement 6e-11
+    assert si.resid == pytest.approx(err, rel=1e-8)  # ours (merit.h RelativeResidual)
