@@ -571,8 +571,8 @@ class SICONOS_SOLVER(_IterationsHistory):
     problem U = W R + B solved by Siconos numerics (fc3d_driver with the nonsmooth
     Gauss-Seidel SICONOS_FRICTION_3D_NSGS), as Solfec-1.0's SICONOS_SOLVER. epsilon is
     Siconos' tolerance (relative change of the impulses, then its relative residual of the
-    step's problem in Moreau-Jean form r = h R, M = W / h), maxiter its sweeps, verbose 'ON' prints
-    Siconos' own messages. Contacts only (restitution and cohesion included); a model with
+    step's problem in Moreau-Jean form r = h R, M = W / h), maxiter its sweeps, verbose
+    'ON' prints Siconos' own messages. Contacts only (restitution and cohesion included); a model with
     FIX_POINT, FIX_DIRECTION, SET_VELOCITY, PUT_RIGID_LINK or PUT_SPRING constraints raises
     an error at RUN. Needs a build with Siconos (Debian libsiconos-numerics-dev); without it
     the constructor raises RuntimeError naming the package. Unconverged steps are reported
