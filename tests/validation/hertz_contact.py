@@ -27,8 +27,9 @@
 # of the compression; Hertz is linear).
 # Usage: solfec -w hertz_contact.py [N [POINTS [STEPS]]]: N elements along each block edge
 # (default 8), CONTACT_POINTS 1 (default) or 4, STEPS load steps (default 10). Prints a line
-# per step and the final rows with reference, ours, error and tolerance (tolerances: the
-# mesh study in README.md, for N = 8 and 12).
+# per step and the final rows (last step; mean error over the second half of the steps) with
+# reference, ours, error and tolerance (the default run's, from the study in README.md; other
+# runs print no verdict).
 import numpy as np
 
 args = [x for x in (NON_SOLFEC_ARGV() or []) if x != "--"]
@@ -88,6 +89,7 @@ for x in X[np.abs(X[:, 2] - H) < 1e-12]:
     SET_DISPLACEMENT(body, tuple(x), (0, 0, 1), tms)
 
 print('step  F [N]        compression: Hertz  ours       error    contact radius: Hertz  ours  error')
+hist = []
 for k in range(nsteps):
     RUN(sol, NEWTON_SOLVER(meritval=1e-12, maxiter=500, locdyn='OFF'), 1.0)
     cons = [cc for cc in sol.constraints if cc.kind == 'CONTACT']
@@ -96,18 +98,28 @@ for k in range(nsteps):
     rmax = max(np.hypot(cc.point[0], cc.point[1]) for cc in loaded)
     a_ref, d_ref, p0_ref, comp_ref = hertz(F)
     comp = DISPLACEMENT(body, (0, 0, 0))[2] - DISPLACEMENT(body, (0, 0, z0))[2]
+    hist.append((comp / comp_ref - 1, rmax / a_ref - 1))
     print('%3d  %.5e  %.5e %.5e %+.4f  %.5e %.5e %+.4f'
-          % (k + 1, F, comp_ref, comp, comp / comp_ref - 1, a_ref, rmax, rmax / a_ref - 1))
+          % (k + 1, F, comp_ref, comp, hist[-1][0], a_ref, rmax, hist[-1][1]))
 
-tol = {(8, 1): (0.2, 0.05), (8, 4): (0.1, 0.1), (12, 1): (0.05, 0.05), (12, 4): (0.05, 0.1)}
-tc, ta = tol.get((n, points), (np.inf, np.inf))
-rows = [('compression of [0, z0] [m]', comp_ref, comp, tc, 'mesh study (README)'),
-        ('contact radius [m]', a_ref, rmax, ta, 'mesh study; rim points +- an element')]
+# Tolerances (README.md, Hertz contact): the largest errors the mesh study measured at that
+# mesh, contact model and step count, rounded up: the contact points' scatter from step to
+# step (penetration locked in where an element pair first overlaps, the rim advancing an
+# element at a time), not a converged discretisation error.
+tol = {(8, 1, 10): (0.2, 0.1, 0.25, 0.15),
+       (12, 4, 20): (0.03, 0.02, 0.12, 0.05)}.get((n, points, nsteps))
+half = hist[nsteps // 2:]
+mc = float(np.mean([h[0] for h in half]))
+mr = float(np.mean([h[1] for h in half]))
+rows = [('compression, last step [m]', comp_ref, comp, tol and tol[0]),
+        ('mean error, steps %d-%d' % (nsteps // 2 + 1, nsteps), 0.0, mc, tol and tol[1]),
+        ('contact radius, last step [m]', a_ref, rmax, tol and tol[2]),
+        ('mean error, steps %d-%d' % (nsteps // 2 + 1, nsteps), 0.0, mr, tol and tol[3])]
 failed = False
-print('%-28s %14s %14s %9s %9s' % ('quantity at F = %.4e N' % F, 'reference', 'ours', 'error', 'tolerance'))
-for name, ref, val, tol, why in rows:
-    err = abs(val - ref) / abs(ref)
-    failed |= not err <= tol
-    print('%-28s %14.6e %14.6e %9.2e %9.1e  (%s)' % (name, ref, val, err, tol, why))
+print('%-32s %14s %14s %9s %9s' % ('F = %.4e N' % F, 'reference', 'ours', 'error', 'tolerance'))
+for name, ref, val, t in rows:
+    err = abs(val - ref) / abs(ref) if ref else abs(val)
+    failed |= t is not None and not err <= t
+    print('%-32s %14.6e %14.6e %9.2e %9s' % (name, ref, val, err, '%.2g' % t if t else '-'))
 print('contacts: %d, carrying force: %d' % (len(cons), len(loaded)))
-print('FAILED' if failed else 'PASSED')
+print(('FAILED' if failed else 'PASSED') if tol else 'NOT CHECKED (no tolerance for this mesh)')

@@ -46,9 +46,11 @@ def main():
                 print("%4d %6d %5d  %5s  %s  %s %s %s   %s %s %s   %6.0f s"
                       % (n, points, a.steps, s[0], s[1], s[2], s[3], s[4], s[5], s[6], s[7], dt))
             half = steps[len(steps) // 2:]
-            print("%4d %6d %5d  largest |error| over steps %s-%s: compression %.4f, radius %.4f"
-                  % (n, points, a.steps, half[0][0], half[-1][0],
-                     max(abs(float(s[4])) for s in half), max(abs(float(s[7])) for s in half)))
+            ec, er = [float(s[4]) for s in half], [float(s[7]) for s in half]
+            print("%4d %6d %5d  steps %s-%s: compression error mean %+.4f, largest %.4f; "
+                  "radius error mean %+.4f, largest %.4f"
+                  % (n, points, a.steps, half[0][0], half[-1][0], sum(ec) / len(ec),
+                     max(abs(x) for x in ec), sum(er) / len(er), max(abs(x) for x in er)))
 
 
 if __name__ == "__main__":
