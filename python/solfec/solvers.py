@@ -567,16 +567,16 @@ def _require_siconos():
 
 
 class SICONOS_SOLVER(_IterationsHistory):
-    """SICONOS_SOLVER(| epsilon=1E-4, maxiter=1000, verbose='OFF'): every step's contact
-    problem U = W R + B solved by Siconos numerics (fc3d_driver with the nonsmooth
-    Gauss-Seidel SICONOS_FRICTION_3D_NSGS), as Solfec-1.0's SICONOS_SOLVER. epsilon is
-    Siconos' tolerance (relative change of the impulses, then its relative residual of the
-    step's problem in Moreau-Jean form r = h R, M = W / h), maxiter its sweeps, verbose
-    'ON' prints Siconos' own messages. Contacts only (restitution and cohesion included); a model with
-    FIX_POINT, FIX_DIRECTION, SET_VELOCITY, PUT_RIGID_LINK or PUT_SPRING constraints raises
-    an error at RUN. Needs a build with Siconos (Debian libsiconos-numerics-dev); without it
-    the constructor raises RuntimeError naming the package. Unconverged steps are reported
-    like the other solvers' (a warning, error 'DIVERGED')."""
+    """SICONOS_SOLVER(| epsilon=1E-4, maxiter=1000, verbose='OFF'): every step's contact problem
+    U = W R + B solved by Siconos numerics (fc3d_driver with the nonsmooth Gauss-Seidel
+    SICONOS_FRICTION_3D_NSGS), as Solfec-1.0's SICONOS_SOLVER. epsilon is Siconos' tolerance
+    (relative change of the impulses, then its relative residual of the step's problem in
+    Moreau-Jean form r = h R, M = W / h), maxiter its sweeps, verbose 'ON' prints Siconos'
+    own messages. Contacts only (restitution and cohesion included); a model with FIX_POINT,
+    FIX_DIRECTION, SET_VELOCITY, PUT_RIGID_LINK or PUT_SPRING constraints raises an error at
+    RUN. Needs a build with Siconos (Debian libsiconos-numerics-dev); without it the
+    constructor raises RuntimeError naming the package. Unconverged steps are reported like
+    the other solvers' (a warning, error 'DIVERGED')."""
 
     def __init__(self, epsilon=1e-4, maxiter=1000, verbose="OFF"):
         _require_siconos()
