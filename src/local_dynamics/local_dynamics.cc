@@ -1,6 +1,7 @@
 // Local dynamics assembly: W = h H A^-1 H^T in 3x3 blocks, B = H u_free, laws per row.
 #include "local_dynamics/local_dynamics.h"
 
+#include <Eigen/Eigenvalues>
 #include <algorithm>
 #include <cmath>
 #include <string>
@@ -323,10 +324,102 @@ void LocalDynamics::Assemble(const std::vector<Constraint*>& cons, double t, dou
     if (c.kind == ConstraintKind::kSpring) SetSpringLaw(c, B.z(), h, P.laws[i]);
     P.R[i] = c.R;
   }
+  HoldRedundantContacts(cons, P, num_bodies);
   AssembleW(P, !matrix_free);
   if (matrix_free) {
     operator_ = Operator(this);
     P.W_operator = &operator_;
+  }
+}
+
+solvers::Law HeldContactLaw() {
+  solvers::Law law;
+  law.kind = LawKind::kSpring;  // R_T = 0, R_N = 0 + 0 (U_N - 0)
+  return law;
+}
+
+void LocalDynamics::HoldRedundantContacts(const std::vector<Constraint*>& cons,
+                                          solvers::BlockProblem& P, int num_bodies) {
+  const int n = static_cast<int>(cons.size());
+  // Per body: its single-body bilateral rows as (entry, local component) pairs.
+  std::vector<std::vector<std::pair<const Entry*, int>>> rows(num_bodies);
+  bool any = false;
+  for (int i = 0; i < n; ++i) {
+    if (num_entries_[i] != 1) continue;
+    const Constraint& c = *cons[i];
+    const Entry& e = entries_[i][0];
+    if (e.body_index < 0 || !e.dense6) continue;
+    int first = 2;  // the normal component only
+    switch (c.kind) {
+      case ConstraintKind::kFixPoint: first = 0; break;
+      case ConstraintKind::kRigidLink: first = c.length <= 0.0 ? 0 : 2; break;
+      case ConstraintKind::kFixDirection:
+      case ConstraintKind::kVeloDir: break;
+      default: continue;
+    }
+    for (int j = first; j < 3; ++j) rows[e.body_index].emplace_back(&e, j);
+    any = true;
+  }
+  if (!any) return;
+  // Per body (when needed): eigen-decomposition of the Gram matrix K of its bilateral rows.
+  struct Span {
+    bool done = false;
+    MatX V;  // eigenvectors of the eigenvalues kept
+    VecX inv;  // their inverses
+  };
+  std::vector<Span> spans(num_bodies);
+  auto span = [&](int b) -> const Span& {
+    Span& s = spans[b];
+    if (s.done) return s;
+    s.done = true;
+    const auto& r = rows[b];
+    const int m = static_cast<int>(r.size());
+    MatX K(m, m);
+    for (int p = 0; p < m; ++p)
+      for (int q = 0; q < m; ++q)
+        K(p, q) = r[p].first->H6.row(r[p].second).dot(r[q].first->G6.col(r[q].second));
+    Eigen::SelfAdjointEigenSolver<MatX> eig(K);
+    const VecX& lambda = eig.eigenvalues();
+    const double cut = 1e-12 * std::max(lambda.maxCoeff(), 0.0);
+    int kept = 0;
+    for (int l = 0; l < m; ++l) kept += lambda[l] > cut;
+    s.V.resize(m, kept);
+    s.inv.resize(kept);
+    for (int l = 0, k = 0; l < m; ++l) {
+      if (!(lambda[l] > cut)) continue;
+      s.V.col(k) = eig.eigenvectors().col(l);
+      s.inv[k++] = 1.0 / lambda[l];
+    }
+    return s;
+  };
+  for (int i = 0; i < n; ++i) {
+    const Constraint& c = *cons[i];
+    const solvers::Law& law = P.laws[i];
+    if (c.kind != ConstraintKind::kContact || law.kind != LawKind::kSignoriniCoulomb ||
+        law.cohesive || law.spring_dashpot)
+      continue;
+    bool held = true;
+    for (int k = 0; k < num_entries_[i] && held; ++k) {
+      const Entry& e = entries_[i][k];
+      if (e.body_index < 0) continue;  // an OBSTACLE moves as prescribed
+      const auto& r = rows[e.body_index];
+      if (!e.dense6 || r.empty()) {
+        held = false;
+        break;
+      }
+      const Span& s = span(e.body_index);
+      const double free = e.H6.row(2).dot(e.G6.col(2));  // h_N A^-1 h_N^T
+      VecX w(r.size());
+      for (size_t p = 0; p < r.size(); ++p)
+        w[p] = r[p].first->H6.row(r[p].second).dot(e.G6.col(2));
+      const VecX y = s.V.transpose() * w;
+      const double blocked = y.dot(s.inv.cwiseProduct(y));  // w^T K^+ w
+      held = free - blocked <= kHeldTolerance * free;
+    }
+    if (held) {
+      P.laws[i] = HeldContactLaw();
+      P.R[i].setZero();
+    }
   }
 }
 

@@ -86,6 +86,16 @@ class LocalDynamics {
   void BuildCompactEntries(body::Body* b, const std::vector<Entry*>& entries);
   // Rows of W: full block rows (diagonal first, sorted columns) or diagonal blocks only.
   void AssembleW(solvers::BlockProblem& P, bool full);
+  // Held contacts (see HeldContactLaw): a Signorini-Coulomb contact (not cohesive, not
+  // SPRING_DASHPOT) whose normal relative velocity is fixed by the single-body bilateral
+  // rows (FIX_POINT, FIX_DIRECTION, SET_VELOCITY / SET_DISPLACEMENT, PUT_RIGID_LINK to a
+  // fixed point) of both its bodies gets HeldContactLaw() and R = 0. "Fixed" is tested per
+  // rigid body (6 dofs) in the A^-1 metric: the normal row h_N = N^T H is held when
+  // h_N A^-1 h_N^T - w^T K^+ w <= kHeldTolerance h_N A^-1 h_N^T, with K = H_b A^-1 H_b^T the
+  // Gram matrix of the body's bilateral rows and w = H_b A^-1 h_N^T; an OBSTACLE side (not
+  // in the assembly) is held. Bodies of other kinds are never held.
+  void HoldRedundantContacts(const std::vector<contact::Constraint*>& cons,
+                             solvers::BlockProblem& P, int num_bodies);
   // y = W x through the bodies (the matrix-free product).
   void ApplyW(const std::vector<Vec3>& x, std::vector<Vec3>& y);
 
@@ -131,5 +141,16 @@ class LocalDynamics {
 // have no restitution (there is no impact velocity to restitute).
 solvers::Law MakeLaw(const contact::Constraint& c, double t, double h,
                      bool quasi_static = false);
+
+// The law of a held contact (LocalDynamics::HoldRedundantContacts): R = 0. The contact's
+// normal relative velocity is fixed by bilateral constraints of both bodies, so any normal
+// force it carried would be cancelled by their reactions (a rigid model cannot tell how the
+// load is shared: W is singular there), and its only effect would be the friction it
+// allows. Solved as a row R_T = 0, R_N = 0 (a kSpring row with zero force and slope, which
+// every solver handles); U = B + W R is still computed and reported.
+solvers::Law HeldContactLaw();
+// Relative bound on the part of a contact normal's mobility left free by the bilateral rows
+// (about a 1e-6 rad tilt of the normal out of their span).
+inline constexpr double kHeldTolerance = 1e-12;
 
 }  // namespace solfec::local_dynamics
