@@ -8,6 +8,7 @@ import numbers
 import numpy as np
 
 from . import _args as A
+from . import _mpi
 from . import _solfec
 from . import results as R
 from . import stored_bodies
@@ -61,9 +62,17 @@ class _Session:
             self.res.close()
 
 
-def _restore(solfec, res, i, make_missing=False):
+def _restore(solfec, res, i, make_missing=False, drop_absent=False):
     fr = res.frame(i)
-    if make_missing:  # READ mode: the frame's bodies that the deck did not make
+    made = []
+    gone = []
+    if drop_absent:  # restart: deck bodies deleted (split, EXTENTS, DELETE) before the frame
+        present = set(int(b) for b in fr.bodies["id"])
+        gone = [b for b in solfec._domain.body_ids() if b not in present]
+        for b in gone:
+            solfec._domain.delete_body(b)
+            solfec._bodies.pop(b, None)
+    if make_missing:  # the frame's bodies that the deck did not make
         mats = {}
         for m in solfec._bulk:
             mats.setdefault(m.label or "", m)
@@ -76,6 +85,10 @@ def _restore(solfec, res, i, make_missing=False):
                 if res.kind(bid) != "FINITE_ELEMENT":
                     object.__setattr__(b, "_ref_meshes", [])
                 solfec._bodies[bid] = b
+                made.append(bid)
+    cracks = getattr(solfec, "_cracks", None)  # SIMPLIFIED_CRACK (split.py)
+    if cracks is not None and gone:
+        cracks.remap(solfec._domain, gone, made)
     _solfec.restore_frame(solfec._domain, res.frames[i:i + 1], fr.bodies, fr.nq.tolist(),
                           fr.nu.tolist(), fr.q, fr.u, fr.constraints)
     return fr
@@ -94,7 +107,8 @@ def _restore_last(solfec):
     """Restart: restores the last complete frame of the file being continued."""
     with R.Results(solfec._h5path) as res:
         if res.nframes:
-            _restore(solfec, res, res.nframes - 1)
+            _restore(solfec, res, res.nframes - 1, make_missing=not _mpi.active(),
+                     drop_absent=not _mpi.active())
 
 
 def _current_row(solfec):

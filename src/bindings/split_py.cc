@@ -61,6 +61,7 @@ void DefineSplit(py::module_& m) {
           py::arg("sid2"), py::arg("topoadj"), py::arg("ft"), py::arg("Gf"))
       // one check of every crack: [(parent id, [part ids]), ...] of the bodies split
       .def("check", &CrackSet::Check, py::arg("domain"))
+      .def("remap", &CrackSet::Remap, py::arg("domain"), py::arg("gone"), py::arg("parts"))
       .def_property_readonly("count", &CrackSet::count)
       .def_property_readonly("splits", &CrackSet::splits);
   // The largest normal tension over a crack's sample points (tests, diagnostics).

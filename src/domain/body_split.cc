@@ -737,6 +737,23 @@ std::vector<Id> SplitBodyByFaces(Domain& d, Id id, const std::vector<std::vector
   return Install(d, *b, std::move(made), part_at);
 }
 
+void CrackSet::Remap(const Domain& d, const std::vector<Id>& gone, const std::vector<Id>& parts) {
+  const std::set<Id> g(gone.begin(), gone.end());
+  std::vector<std::pair<Id, Crack>> next;
+  for (auto& [id, c] : cracks_) {
+    if (!g.count(id)) {
+      next.push_back({id, c});
+      continue;
+    }
+    for (Id p : parts)
+      if (const Body* b = d.FindBody(p)) {
+        Crack copy = c;
+        if (CrackApplies(*b, copy)) next.push_back({p, std::move(copy)});
+      }
+  }
+  cracks_ = std::move(next);
+}
+
 std::vector<std::pair<Id, std::vector<Id>>> CrackSet::Check(Domain& d) {
   std::vector<std::pair<Id, std::vector<Id>>> events;
   std::vector<std::pair<Id, Crack>> next;

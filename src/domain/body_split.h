@@ -90,6 +90,9 @@ class CrackSet {
   void Add(Id body, Crack crack) { cracks_.push_back({body, std::move(crack)}); }
   // One check of every crack; splits bodies; returns the (parent, parts) of this call.
   std::vector<std::pair<Id, std::vector<Id>>> Check(Domain& d);
+  // Restart (solfec -c): the cracks of the bodies `gone` (split before the restored frame)
+  // pass to those of `parts` they still cut, as the split itself would have passed them.
+  void Remap(const Domain& d, const std::vector<Id>& gone, const std::vector<Id>& parts);
   int count() const { return static_cast<int>(cracks_.size()); }
   int splits() const { return splits_; }
 

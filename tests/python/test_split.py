@@ -423,3 +423,44 @@ def test_a_cracked_body_object_says_where_its_parts_are(outdir):
     assert len(sol.bodies) == 2
     with pytest.raises(ValueError, match="cracked and was replaced by its parts"):
         b.mass
+
+
+RESTART_DECK = """
+import numpy as np
+L, A, RATE, STEP = 1.0, 0.1, 0.5, 1e-4
+steps = int(NON_SOLFEC_ARGV()[0])
+sol = SOLFEC('DYNAMIC', STEP, 'out')
+sol.verbose = 'OFF'
+bulk = BULK_MATERIAL(sol, young=1e6, poisson=0.0, density=1000.0)
+b = BODY(sol, 'FINITE_ELEMENT', HEX([0,0,0, L,0,0, L,A,0, 0,A,0, 0,0,A, L,0,A, L,A,A, 0,A,A],
+         10, 1, 1, 1, [1]*6), bulk, label='bar')
+X = np.array(b.conf).reshape(-1, 3)
+c = np.array(b.center)
+b.velo = [float(v) for x in X for v in (RATE * (x[0] - c[0]), 0.0, 0.0)]
+SIMPLIFIED_CRACK(b, (0.3, A/2, A/2), (1, 0, 0), 7, 'TENSILE', ft=1e3)
+SIMPLIFIED_CRACK(b, (0.7, A/2, A/2), (1, 0, 0), 8, 'TENSILE', ft=1.3e3)
+OUTPUT(sol, STEP)
+RUN(sol, GAUSS_SEIDEL_SOLVER(1e-8, 100), steps * STEP)
+print('STATE', repr(sorted((x.label, [float(v) for v in x.conf]) for x in sol.bodies)))
+"""
+
+
+def test_restart_after_a_split_continues_as_the_uninterrupted_run(run_solfec, tmp_path):
+    """solfec -c after a split: the parts come back from the last frame, the parent stays
+    gone, and the crack still pending passes to the part it cuts: the continued run ends
+    where the uninterrupted one does."""
+    whole = run_solfec(RESTART_DECK, args=["60"])
+    assert whole.returncode == 0, whole.stderr
+    final = eval(lines(whole.stdout, "STATE")[0])
+    assert [x[0] for x in final] == ["bar/1", "bar/2/1", "bar/2/2"]  # both cracks fired
+    import shutil
+    shutil.rmtree(tmp_path / "out")
+    first = run_solfec(RESTART_DECK, args=["24"])  # the first crack only (the second: 27)
+    assert first.returncode == 0, first.stderr
+    assert [x[0] for x in eval(lines(first.stdout, "STATE")[0])] == ["bar/1", "bar/2"]
+    cont = run_solfec(RESTART_DECK, options=["-c"], args=["60"])
+    assert cont.returncode == 0, cont.stderr
+    again = eval(lines(cont.stdout, "STATE")[0])
+    assert [x[0] for x in again] == [x[0] for x in final]
+    for (_, q1), (_, q2) in zip(final, again):
+        assert np.allclose(q1, q2, rtol=0, atol=1e-12)
