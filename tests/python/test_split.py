@@ -464,3 +464,41 @@ def test_restart_after_a_split_continues_as_the_uninterrupted_run(run_solfec, tm
     assert [x[0] for x in again] == [x[0] for x in final]
     for (_, q1), (_, q2) in zip(final, again):
         assert np.allclose(q1, q2, rtol=0, atol=1e-12)
+
+
+def ring_of_cubes(sol, bulk):
+    """Eight unit cubes around the empty centre of a 3 x 3 square (z in [0, 1]), sharing
+    faces: a PSEUDO_RIGID ring."""
+    faces = [4, 0, 3, 2, 1, 1, 4, 4, 5, 6, 7, 1, 4, 0, 1, 5, 4, 1, 4, 1, 2, 6, 5, 1,
+             4, 2, 3, 7, 6, 1, 4, 3, 0, 4, 7, 1]
+    cubes = []
+    for i in range(3):
+        for j in range(3):
+            if (i, j) == (1, 1):
+                continue
+            v = [i, j, 0, i + 1, j, 0, i + 1, j + 1, 0, i, j + 1, 0,
+                 i, j, 1, i + 1, j, 1, i + 1, j + 1, 1, i, j + 1, 1]
+            cubes.append(CONVEX(v, faces, 1))
+    return BODY(sol, "PSEUDO_RIGID", cubes, bulk, label="ring")
+
+
+@pytest.mark.parametrize("topoadj, parts", [("OFF", 2), ("ON", 1)])
+def test_prb_ring_cut_across_both_sides_or_only_next_to_the_point(outdir, topoadj, parts):
+    """The plane x = 1.5 crosses the ring's middle cubes of both sides: topoadj 'OFF' cuts
+    both (two halves of 4 cubes' mass), 'ON' only the one next to the point, leaving one
+    body with a slit (the whole mass; the cut faces carry the ids)."""
+    sol = SOLFEC("DYNAMIC", STEP, outdir)
+    sol.verbose = "OFF"
+    bulk = BULK_MATERIAL(sol, young=E, poisson=NU, density=RHO)
+    b = ring_of_cubes(sol, bulk)
+    SIMPLIFIED_CRACK(b, (1.5, 0.5, 0.5), (1, 0, 0), (4, 5), "TENSILE", topoadj=topoadj,
+                     ft=-1.0)  # negative strength: splits after the first step
+    OUTPUT(sol, STEP)
+    RUN(sol, GAUSS_SEIDEL_SOLVER(1e-8, 100), 2 * STEP)  # (the second frame holds the parts)
+    got = sorted(sol.bodies, key=lambda x: x.center[0])
+    assert len(got) == parts and b.id not in [x.id for x in got]
+    assert [x.mass for x in got] == [pytest.approx(8 * RHO / parts, rel=1e-12)] * parts
+    with results.Results(outdir) as res:
+        sids = sorted(s for x in got for _, _, ss, _ in res.shape(x.id)["convexes"] for s in ss
+                      if s in (4, 5))
+    assert sids == ([4, 4, 5, 5] if parts == 2 else [4, 5])
