@@ -630,11 +630,17 @@ def _split_meshes(objs, p, n, sid, topoadj, remesh):
         shp = o._get("SPLIT")
         faces, crossing = _solfec.mesh_faces_on_plane(shp, p, n, topoadj)
         if crossing and (not faces or not topoadj):
-            raise ValueError(
-                f"SPLIT: the plane cuts through {crossing} elements of the MESH (argument "
-                f"'point', 'normal'): a MESH is split along inter-element faces only; "
-                f"Solfec-1.0 re-meshed the cut with TetGen" +
-                ("" if remesh else " (with remesh 'OFF' it failed as here)"))
+            if not remesh:
+                raise ValueError(
+                    f"SPLIT: the plane cuts through {crossing} elements of the MESH (arguments "
+                    f"'point', 'normal') and remesh is 'OFF': without re-meshing a MESH is "
+                    f"split along inter-element faces only")
+            from .tetgen import remesh_surface
+            parts, nbelow = _solfec.remesh_split_mesh(shp, p, n, sid[0], sid[1], topoadj,
+                                                      remesh_surface)
+            below += [MESH._wrap(s) for s in parts[:nbelow]]
+            above += [MESH._wrap(s) for s in parts[nbelow:]]
+            continue
         if not faces:  # the plane misses the mesh: it goes whole to its side
             c = shp.mass_center()
             side = below if sum((a - b) * m for a, b, m in zip(c, p, n)) < 0 else above
@@ -658,7 +664,9 @@ def SPLIT(shape, point, normal, surfid=(0, 0), topoadj="OFF", remesh="ON"):
     """SPLIT(shape, point, normal | surfid, topoadj, remesh): (below, above) parts cut by a
     plane; the shape is emptied; cut faces get surfid[0] below and surfid[1] above; None for
     an empty side. MESH objects are split along their inter-element faces on the plane
-    (topoadj 'ON': only those connected to the point; a slit mesh comes back as `below`)."""
+    (topoadj 'ON': only those connected to the point; a slit mesh comes back as `below`);
+    a plane through elements (remesh 'ON', the default) re-meshes each side with tetrahedra
+    (TetGen), the cut faces getting the surfids."""
     r = "SPLIT"
     objs = _objects(shape, r)
     p = A.vec3(point, r, "point")

@@ -39,6 +39,11 @@ def _crack_set(solfec):
     cracks = getattr(solfec, "_cracks", None)
     if cracks is None:
         cracks = _solfec.CrackSet()
+        from .tetgen import remesh_surface  # cracks through elements of a MESH: TetGen
+
+        def tetgen(points, triangles, markers):
+            return remesh_surface(points, triangles, markers, "SIMPLIFIED_CRACK")
+        cracks.set_tetgen(tetgen)
         object.__setattr__(solfec, "_cracks", cracks)
         if solfec.mode != "READ":
             d = solfec._domain
@@ -72,8 +77,11 @@ def SIMPLIFIED_CRACK(body, point, normal, surfid, criterion, topoadj="OFF", ft=0
     surfid[0] on the part below the plane, surfid[1] above; an int for both), which keep the
     motion (mass, momentum, deformation) and the body's other cracks that still cut them.
     topoadj 'ON' cuts only what is connected to the point across the plane (the body may stay
-    one piece with a slit). A FINITE_ELEMENT body's plane must run along inter-element faces
-    of its mesh. Gf (fracture energy) is kept but not used, as in Solfec-1.0. Returns None."""
+    one piece with a slit). A FINITE_ELEMENT MESH is split along its inter-element faces on
+    the plane, or, where the plane cuts through elements, each side is re-meshed with
+    tetrahedra (TetGen) and the nodes get the parent's motion at their referential points
+    (not with topoadj 'ON' when the section is in pieces, nor for a body with a background
+    mesh: errors). Gf (fracture energy) is kept but not used, as in Solfec-1.0. Returns None."""
     r = "SIMPLIFIED_CRACK"
     A.instance(body, BODY, r, "body")
     p = A.vec3(point, r, "point")

@@ -389,3 +389,17 @@ def ELLIP_MESH(center, radii, error, volid, surfid):
         base = _run_tetgen(tmp, "ellip.poly", None, 2.0, r, keep_surface=True)
         arrays = _mesh_arrays(base, volid, surfid, True)
     return _to_mesh(*arrays)
+
+
+def remesh_surface(points, triangles, markers, routine="SPLIT"):
+    """Tetrahedra filling a closed triangulated surface (the parts of a MESH cut through its
+    elements by SPLIT or SIMPLIFIED_CRACK, src/domain/mesh_plane_remesh.h): `points` [(x, y,
+    z)], `triangles` [(a, b, c)] (0-based), `markers` (>= 1, one per triangle). TetGen with
+    Solfec-1.0's switches for this (radius-edge ratio <= 2, no volume bound). Returns (nodes,
+    tetrahedra (positive volume), boundary triangles, their markers) as lists."""
+    with tempfile.TemporaryDirectory(prefix="remesh") as tmp:
+        _write_poly(os.path.join(tmp, "part.poly"), np.asarray(points, dtype=float),
+                    [(a, b, c, int(m)) for (a, b, c), m in zip(triangles, markers)])
+        base = _run_tetgen(tmp, "part.poly", None, 2.0, routine)
+        X, T, _, F, S = _mesh_arrays(base, 0, None, True)
+    return X.tolist(), T.tolist(), F.tolist(), S.tolist()

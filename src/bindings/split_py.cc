@@ -1,8 +1,11 @@
 // Run-time splitting of bodies: SIMPLIFIED_CRACK (CrackSet) and RT_SPLIT (python/solfec/split.py).
 #include <pybind11/eigen.h>
+#include <pybind11/functional.h>
 #include <pybind11/pybind11.h>
 #include <pybind11/stl.h>
 
+#include <array>
+#include <limits>
 #include <optional>
 #include <string>
 #include <vector>
@@ -36,6 +39,20 @@ Crack MakeCrack(const Vec3& point, const Vec3& normal, int sid1, int sid2, bool 
   return c;
 }
 
+// A Python mesher as a Tetrahedralizer (called with the GIL held: from deck code).
+domain::Tetrahedralizer WrapTetgen(py::function f) {
+  return [f](const std::vector<Vec3>& points, const std::vector<std::array<int, 3>>& tris,
+             const std::vector<int>& markers) {
+    py::tuple r = f(points, tris, markers);
+    domain::TetMesh m;
+    m.nodes = r[0].cast<std::vector<Vec3>>();
+    m.tets = r[1].cast<std::vector<std::array<int, 4>>>();
+    m.faces = r[2].cast<std::vector<std::array<int, 3>>>();
+    m.markers = r[3].cast<std::vector<int>>();
+    return m;
+  };
+}
+
 const body::Body& FindOrThrow(const Domain& d, Id id, const std::string& routine) {
   const body::Body* b = d.FindBody(id);
   if (!b)
@@ -54,11 +71,18 @@ void DefineSplit(py::module_& m) {
           [](CrackSet& s, const Domain& d, Id id, const Vec3& point, const Vec3& normal, int sid1,
              int sid2, bool topoadj, double ft, double Gf) {
             Crack c = MakeCrack(point, normal, sid1, sid2, topoadj, ft, Gf);
+            c.remesh = s.has_tetgen();
             domain::PrepareCrack(FindOrThrow(d, id, "SIMPLIFIED_CRACK"), c, "SIMPLIFIED_CRACK");
             s.Add(id, std::move(c));
           },
           py::arg("domain"), py::arg("id"), py::arg("point"), py::arg("normal"), py::arg("sid1"),
           py::arg("sid2"), py::arg("topoadj"), py::arg("ft"), py::arg("Gf"))
+      // the mesher of cracks through elements: f(points, triangles, markers) -> (nodes,
+      // tetrahedra, boundary triangles, their markers)
+      .def(
+          "set_tetgen",
+          [](CrackSet& s, py::function f) { s.set_tetgen(WrapTetgen(std::move(f))); },
+          py::arg("tetgen"))
       // one check of every crack: [(parent id, [part ids]), ...] of the bodies split
       .def("check", &CrackSet::Check, py::arg("domain"))
       .def("remap", &CrackSet::Remap, py::arg("domain"), py::arg("gone"), py::arg("parts"))
@@ -104,6 +128,46 @@ void DefineSplit(py::module_& m) {
         return py::make_tuple(out, matched);
       },
       py::arg("mesh"), py::arg("faces"), py::arg("sid1"), py::arg("sid2"));
+  // SPLIT of a MESH through its elements: ([part Shapes], number below)
+  m.def(
+      "remesh_split_mesh",
+      [](const geometry::Shape& shape, const Vec3& point, const Vec3& normal, int sid1, int sid2,
+         bool topoadj, py::function tetgen) {
+        if (shape.meshes.size() != 1)
+          throw InputError("remesh_split_mesh: expects a single MESH (argument 'mesh')");
+        const geometry::Mesh& mesh = shape.meshes[0];
+        if (topoadj && !domain::SectionConnected(domain::CutMeshByPlane(mesh, point, normal)))
+          throw InputError(
+              "SPLIT: with topoadj 'ON' the plane cuts through elements of the MESH in pieces "
+              "not all connected to the point (arguments 'point', 'normal'): a slit through "
+              "elements is not provided; use topoadj 'OFF' (the whole cut, re-meshed)");
+        std::vector<geometry::Aabb> boxes;
+        for (size_t e = 0; e < mesh.elements.size(); ++e) boxes.push_back(mesh.ElementConvex(e).Bounds());
+        auto volid_at = [&](const Vec3& X) {  // the element holding X (nearest box otherwise)
+          int best = 0;
+          double bd = std::numeric_limits<double>::infinity();
+          for (size_t e = 0; e < boxes.size(); ++e) {
+            const Vec3 q = X.cwiseMax(boxes[e].lo).cwiseMin(boxes[e].hi);
+            const double dist = (q - X).norm();
+            if (dist == 0.0 && mesh.ElementConvex(static_cast<int>(e)).Contains(X, 1e-12))
+              return mesh.elements[e].volid;
+            if (dist < bd) bd = dist, best = static_cast<int>(e);
+          }
+          return mesh.elements[best].volid;
+        };
+        int below = 0;
+        auto parts = domain::RemeshSplit(mesh, point, normal.normalized(), {sid1, sid2},
+                                         WrapTetgen(std::move(tetgen)), volid_at, "SPLIT", &below);
+        py::list out;
+        for (auto& p : parts) {
+          geometry::Shape s;
+          s.meshes.push_back(std::move(p));
+          out.append(std::move(s));
+        }
+        return py::make_tuple(out, below);
+      },
+      py::arg("mesh"), py::arg("point"), py::arg("normal"), py::arg("sid1"), py::arg("sid2"),
+      py::arg("topoadj"), py::arg("tetgen"));
   // READ mode: a body made from its stored definition under its stored id (a part of a
   // split, or a body a CALLBACK made during the run)
   m.def(

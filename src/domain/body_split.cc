@@ -539,6 +539,12 @@ std::vector<std::vector<int>> MeshFacesOnPlane(const Mesh& mesh, const Vec3& poi
 
 namespace {
 
+// A FINITE_ELEMENT crack needs re-meshing when the plane cuts through elements and does
+// not run along faces (or cuts through elements at all, without topoadj).
+bool RemeshCut(const FeBody&, const Crack& c, bool no_faces, int crossing) {
+  return crossing > 0 && (no_faces || !c.topoadj);
+}
+
 // Why crack c cannot split body b ("" when it can); sets the samples.
 std::string CrackProblem(const Body& b, Crack& c) {
   c.samples.clear();
@@ -555,22 +561,32 @@ std::string CrackProblem(const Body& b, Crack& c) {
   if (!fe) return "FINITE_ELEMENT forms 'BC-RO', 'BC-MODAL' and 'FFR' cannot crack; use 'TL' or 'BC'";
   int crossing = 0;
   const auto faces = MeshFacesOnPlane(fe->mesh(), c.point, c.normal, c.topoadj, &crossing);
-  if (faces.empty())
-    return crossing > 0 ? "the crack plane cuts through " + std::to_string(crossing) +
-                              " elements of the mesh and runs along none of its faces (the "
-                              "plane must run along inter-element faces; Solfec-1.0 re-meshed "
-                              "the cut with TetGen, which this solfec does not do)"
-                        : "the crack plane does not intersect the body shape";
-  if (!c.topoadj && crossing > 0)
-    return "the crack plane cuts through " + std::to_string(crossing) +
-           " elements of the mesh (it must run along inter-element faces only; Solfec-1.0 "
-           "re-meshed the cut with TetGen, which this solfec does not do)";
+  if (RemeshCut(*fe, c, faces.empty(), crossing)) {
+    if (fe->embedded())
+      return "the crack plane cuts through " + std::to_string(crossing) +
+             " elements of the body's background mesh (a body with embedded convexes is split "
+             "along inter-element faces of its mesh only)";
+    if (!c.remesh)
+      return "the crack plane cuts through " + std::to_string(crossing) +
+             " elements of the mesh and no mesher is available to re-mesh the cut";
+    const MeshSection sec = CutMeshByPlane(fe->mesh(), c.point, c.normal);
+    if (c.topoadj && !SectionConnected(sec))
+      return "with topoadj 'ON' the crack plane cuts through elements in pieces not all "
+             "connected to the point: a slit through elements is not provided (use topoadj "
+             "'OFF', or a plane along inter-element faces)";
+    // Solfec-1.0 samples the centroids of the triangles of the referential cut.
+    for (const auto& t : sec.section)
+      c.samples.push_back((sec.points[t[0]] + sec.points[t[1]] + sec.points[t[2]]) / 3.0);
+  }
+  if (c.samples.empty() && faces.empty())
+    return "the crack plane does not intersect the body shape";
   // Solfec-1.0 samples the centroids of the triangles of the referential cut: here those of
   // each face's fan of triangles (one for a triangle, two for a quadrilateral).
   const auto& X = fe->mesh().nodes;
-  for (const auto& f : faces)
-    for (size_t a = 1; a + 1 < f.size(); ++a)
-      c.samples.push_back((X[f[0]] + X[f[a]] + X[f[a + 1]]) / 3.0);
+  if (c.samples.empty())
+    for (const auto& f : faces)
+      for (size_t a = 1; a + 1 < f.size(); ++a)
+        c.samples.push_back((X[f[0]] + X[f[a]] + X[f[a + 1]]) / 3.0);
   const double delta = 1e-6 * Diagonal(fe->mesh().Bounds());
   c.sample_elements.clear();
   for (const Vec3& x : c.samples)
@@ -619,7 +635,73 @@ double CrackTension(const Body& b, const Crack& c) {
   return out;
 }
 
-std::vector<Id> SplitBodyByPlane(Domain& d, Id id, const Crack& c) {
+namespace {
+
+// The parts of a FINITE_ELEMENT MESH body cut through its elements (RemeshSplit): new
+// tetrahedral meshes whose elements keep the volume ids (and materials) of the parent's
+// elements holding their centroids, nodes moving as the parent's motion at their referential
+// points.
+std::vector<Id> SplitRemeshed(Domain& d, Body& parent, const FeBody& fe, const Crack& c,
+                              const Tetrahedralizer& tetgen) {
+  auto volid_at = [&fe](const Vec3& X) {
+    int e = 0;
+    Vec3 xi;
+    fe.LocateReferential(X, e, xi);
+    return fe.mesh().elements[e].volid;
+  };
+  int nbelow = 0;
+  std::vector<Mesh> meshes = RemeshSplit(fe.mesh(), c.point, c.normal, c.surfids, tetgen,
+                                         volid_at, "SIMPLIFIED_CRACK", &nbelow);
+  std::map<int, material::BulkMaterial> volid_material;
+  for (int e = 0; e < fe.num_elements(); ++e)
+    volid_material.insert({fe.mesh().elements[e].volid, fe.element_material(e)});
+  const int np = static_cast<int>(meshes.size());
+  std::vector<std::unique_ptr<Body>> made;
+  std::vector<geometry::Aabb> boxes;
+  for (int k = 0; k < np; ++k) {
+    boxes.push_back(meshes[k].Bounds());
+    Shape shape;
+    shape.meshes.push_back(meshes[k]);
+    body::FeOptions opt;
+    opt.form = fe.form();
+    made.push_back(body::MakeBody(BodyKind::kFiniteElement, std::move(shape), fe.material(),
+                                  np > 1 ? PartLabel(fe.label(), k) : fe.label(), std::nullopt,
+                                  opt));
+    auto* part = static_cast<FeBody*>(made.back().get());
+    std::set<int> applied;
+    for (const auto& el : meshes[k].elements) {
+      const auto it = volid_material.find(el.volid);
+      if (it != volid_material.end() && !SameMaterial(it->second, fe.material()) &&
+          applied.insert(el.volid).second)
+        part->ApplyBulkMaterial(el.volid, it->second);
+    }
+    const auto& X = part->mesh().nodes;
+    for (size_t a = 0; a < X.size(); ++a) {
+      part->mutable_q().segment<3>(3 * a) = fe.SpatialPoint(X[a]);
+      part->mutable_u().segment<3>(3 * a) = fe.PointVelocity(X[a]);
+    }
+    part->UpdateShape();
+    part->set_corotation(fe.corotation());
+  }
+  // A referential point goes to a part on its side of the plane whose box holds it (the
+  // nearest box otherwise).
+  auto part_at = [c, boxes, nbelow](const Vec3& X) {
+    const bool below = c.normal.dot(X - c.point) < 0.0;
+    const int k0 = below ? 0 : nbelow, k1 = below ? nbelow : static_cast<int>(boxes.size());
+    int best = k0 < k1 ? k0 : 0;
+    double bd = std::numeric_limits<double>::infinity();
+    for (int k = k0; k < k1; ++k) {
+      const Vec3 q = X.cwiseMax(boxes[k].lo).cwiseMin(boxes[k].hi);
+      if ((q - X).norm() < bd) bd = (q - X).norm(), best = k;
+    }
+    return best;
+  };
+  return Install(d, parent, std::move(made), part_at);
+}
+
+}  // namespace
+
+std::vector<Id> SplitBodyByPlane(Domain& d, Id id, const Crack& c, const Tetrahedralizer* tetgen) {
   Body* parent = d.FindBody(id);
   if (!parent) return {};
   std::vector<std::unique_ptr<Body>> made;
@@ -649,6 +731,8 @@ std::vector<Id> SplitBodyByPlane(Domain& d, Id id, const Crack& c) {
   } else if (const FeBody* fe = PlainFe(*parent)) {
     int crossing = 0;
     const auto faces = MeshFacesOnPlane(fe->mesh(), c.point, c.normal, c.topoadj, &crossing);
+    if (RemeshCut(*fe, c, faces.empty(), crossing) && tetgen && *tetgen && !fe->embedded())
+      return SplitRemeshed(d, *parent, *fe, c, *tetgen);
     if (faces.empty()) return {};
     auto parts = SplitMeshAtFaces(fe->mesh(), faces, c.surfids.first, c.surfids.second);
     // Parts below the plane first.
@@ -779,7 +863,7 @@ std::vector<std::pair<Id, std::vector<Id>>> CrackSet::Check(Domain& d) {
     std::vector<Id> parts;
     if (fired) {
       try {
-        parts = SplitBodyByPlane(d, id, cracks_[*fired].second);
+        parts = SplitBodyByPlane(d, id, cracks_[*fired].second, &tetgen_);
       } catch (const InputError& e) {  // the parts could not be made: the crack is dropped
         std::fprintf(stderr, "WARNING: SIMPLIFIED_CRACK: body %d did not split at t = %g: %s\n",
                      static_cast<int>(id), d.time(), e.what());

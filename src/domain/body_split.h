@@ -13,6 +13,7 @@
 #include "body/body.h"
 #include "domain/domain.h"
 #include "geometry/mesh.h"
+#include "domain/mesh_plane_remesh.h"
 
 namespace solfec::domain {
 
@@ -24,6 +25,9 @@ struct Crack {
   bool topoadj = false;            // cut only what is connected to `point` across the plane
   double ft = 0.0;                 // tensile strength [Pa]
   double Gf = 0.0;                 // fracture energy [J/m^2] (stored; not used, as in Solfec-1.0)
+  // A FINITE_ELEMENT mesh may be cut through its elements (re-meshed by a Tetrahedralizer;
+  // set when the CrackSet has one).
+  bool remesh = false;
   // Referential points where the tension is evaluated (set by PrepareCrack); FE bodies:
   // for each, the elements on both sides of the face with the natural coordinates there.
   std::vector<Vec3> samples;
@@ -57,8 +61,9 @@ std::vector<std::vector<int>> MeshFacesOnPlane(const geometry::Mesh& mesh, const
                                                const Vec3& normal, bool topoadj, int* crossing);
 
 // Checks that `crack` can split body `b` (PSEUDO_RIGID: the plane cuts the shape;
-// FINITE_ELEMENT: the plane runs along inter-element faces of the mesh) and sets its
-// sample points; throws InputError naming `routine` otherwise.
+// FINITE_ELEMENT: the plane runs along inter-element faces of the mesh or, with
+// crack.remesh and a MESH shape, cuts through elements: RemeshSplit) and sets its sample
+// points; throws InputError naming `routine` otherwise.
 void PrepareCrack(const body::Body& b, Crack& crack, const std::string& routine);
 // True when PrepareCrack would accept the crack for body b (sets the samples).
 bool CrackApplies(const body::Body& b, Crack& crack);
@@ -69,8 +74,11 @@ double CrackTension(const body::Body& b, const Crack& crack);
 // Splits body `id` along the crack plane; returns the new bodies' ids (two or more parts, or
 // one when the cut leaves the body connected: a slit), or none when nothing was cut. The
 // parent is deleted; its user constraints, point loads and pressures move to the part holding
-// their points; contacts are dropped (found again by the next step).
-std::vector<Id> SplitBodyByPlane(Domain& d, Id id, const Crack& crack);
+// their points; contacts are dropped (found again by the next step). A FINITE_ELEMENT MESH
+// cut through elements is re-meshed by `tetgen` (RemeshSplit): the parts' node positions and
+// velocities are the parent's motion x(X), v(X) interpolated at their referential points.
+std::vector<Id> SplitBodyByPlane(Domain& d, Id id, const Crack& crack,
+                                 const Tetrahedralizer* tetgen = nullptr);
 
 // RT_SPLIT: splits FINITE_ELEMENT body `id` (a MESH shape) along `faces` (SplitMeshAtFaces).
 // One part (a slit) or two parts become new bodies labelled label1 (the parent's label when
@@ -94,11 +102,15 @@ class CrackSet {
   // pass to those of `parts` they still cut, as the split itself would have passed them.
   void Remap(const Domain& d, const std::vector<Id>& gone, const std::vector<Id>& parts);
   int count() const { return static_cast<int>(cracks_.size()); }
+  // The mesher for cracks through elements of FINITE_ELEMENT meshes (python: TetGen).
+  void set_tetgen(Tetrahedralizer t) { tetgen_ = std::move(t); }
+  bool has_tetgen() const { return static_cast<bool>(tetgen_); }
   int splits() const { return splits_; }
 
  private:
   std::vector<std::pair<Id, Crack>> cracks_;
   int splits_ = 0;
+  Tetrahedralizer tetgen_;
 };
 
 }  // namespace solfec::domain
