@@ -7,11 +7,11 @@ elements around them fall apart: the elements that contain a node and stay conne
 other through uncut faces holding that node form one group, and each further group gets its
 own copy of the node (a crack front inside the mesh, around which the elements stay connected,
 keeps its nodes). Finally the elements are grouped into face-connected parts, one MESH each.
-
-split_mesh_faces() is the face-set operation on plain arrays (nodes, elements, surface faces):
-RT_SPLIT uses it on a body's mesh during a run."""
+The split itself is the C++ core's SplitMeshAtFaces (src/domain/body_split.h), which RT_SPLIT
+and SPLIT of a MESH use too."""
 
 from . import _args as A
+from . import _solfec
 from ._solfec import Shape as _Shape
 from .shapes import MESH
 
@@ -27,14 +27,6 @@ _LOCAL_FACES = {
 }
 
 
-def _normal(x, face):
-    """(x[f1]-x[f0]) x (x[f2]-x[f1]) of a face given by node numbers (its orientation)."""
-    a, b, c = x[face[0]], x[face[1]], x[face[2]]
-    u = [b[i] - a[i] for i in range(3)]
-    v = [c[i] - b[i] for i in range(3)]
-    return (u[1] * v[2] - u[2] * v[1], u[2] * v[0] - u[0] * v[2], u[0] * v[1] - u[1] * v[0])
-
-
 def _faces_of(elements):
     """sorted node tuple -> [(element index, outward face nodes), ...]"""
     table = {}
@@ -45,126 +37,19 @@ def _faces_of(elements):
     return table
 
 
-def _split(x, elements, surfaces, cuts):
-    """Cuts the interior faces `cuts` ({sorted key: (surfid on the element whose outward face
-    normal agrees with the orientation, surfid on the other, orientation normal or None)}).
-    x: node coordinates; elements: [(nodes, volid)]; surfaces: {sorted key: surfid} of the
-    boundary faces with ids. Returns [(nodes, elements, surfaces, original node numbers)] of
-    the face-connected parts, or None when no face was cut."""
-    table = _faces_of(elements)
-    new_faces = {}   # element -> [(face nodes, surfid)]
-    cut_keys = set()
-    for key, (sid_pos, sid_neg, n) in cuts.items():
-        uses = table.get(key, [])
-        if len(uses) != 2:
-            continue  # a boundary face: nothing to cut (Solfec-1.0 skips it too)
-        cut_keys.add(key)
-        for e, face in uses:
-            if n is None:
-                sid = sid_pos
-            else:
-                m = _normal(x, face)
-                sid = sid_pos if sum(m[i] * n[i] for i in range(3)) > 0.0 else sid_neg
-            new_faces.setdefault(e, []).append((face, sid))
-    if not cut_keys:
-        return None
-
-    # element adjacency through uncut faces
-    adj = [[] for _ in elements]
-    for key, uses in table.items():
-        if len(uses) == 2 and key not in cut_keys:
-            (a, _), (b, _) = uses
-            adj[a].append((b, key))
-            adj[b].append((a, key))
-
-    # duplicate the nodes of the cut where the elements around them fall apart
-    cut_nodes = sorted({v for key in cut_keys for v in key})
-    around = {v: [] for v in cut_nodes}
-    for e, (nodes, _) in enumerate(elements):
-        for v in nodes:
-            if v in around:
-                around[v].append(e)
-    copy = {}  # (element, node) -> node number after duplication
-    coords = [tuple(p) for p in x]
-    origin = list(range(len(x)))
-    for v in cut_nodes:
-        star = set(around[v])
-        group = {}
-        for e0 in sorted(star):
-            if e0 in group:
-                continue
-            group[e0] = e0
-            stack = [e0]
-            while stack:
-                e = stack.pop()
-                for f, key in adj[e]:
-                    if f in star and f not in group and v in key:
-                        group[f] = e0
-                        stack.append(f)
-        heads = sorted(set(group.values()))
-        number = {heads[0]: v}
-        for h in heads[1:]:
-            number[h] = len(coords)
-            coords.append(coords[v])
-            origin.append(v)
-        for e, h in group.items():
-            copy[(e, v)] = number[h]
-
-    def renum(e, face):
-        return tuple(copy.get((e, v), v) for v in face)
-
-    # face-connected parts
-    part = [-1] * len(elements)
-    parts = []
-    for e0 in range(len(elements)):
-        if part[e0] >= 0:
-            continue
-        part[e0] = len(parts)
-        members, stack = [e0], [e0]
-        while stack:
-            e = stack.pop()
-            for f, _ in adj[e]:
-                if part[f] < 0:
-                    part[f] = part[e0]
-                    members.append(f)
-                    stack.append(f)
-        parts.append(sorted(members))
-
-    out = []
-    for members in parts:
-        els = [(renum(e, elements[e][0]), elements[e][1]) for e in members]
-        used = sorted({v for nodes, _ in els for v in nodes})
-        local = {v: i for i, v in enumerate(used)}
-        part_elements = [(tuple(local[v] for v in nodes), vid) for nodes, vid in els]
-        boundary = {}
-        for e in members:
-            for local_face in _LOCAL_FACES[len(elements[e][0])]:
-                face = tuple(elements[e][0][i] for i in local_face)
-                key = tuple(sorted(face))
-                if key in surfaces and len(table[key]) == 1:
-                    boundary[tuple(sorted(renum(e, face)))] = (renum(e, face), surfaces[key])
-            for face, sid in new_faces.get(e, []):
-                boundary[tuple(sorted(renum(e, face)))] = (renum(e, face), sid)
-        # a cut face whose nodes all stay shared (inside a crack front) remains interior
-        mine = _faces_of([(tuple(nodes), vid) for nodes, vid in els])
-        part_faces = [(tuple(local[v] for v in face), sid) for key, (face, sid)
-                      in boundary.items() if len(mine.get(key, ())) == 1]
-        out.append(([coords[v] for v in used], part_elements, part_faces,
-                    [origin[v] for v in used]))
-    return out
-
-
-def split_mesh_faces(nodes, elements, surfaces, faceset, surfid1=0, surfid2=0):
-    """The face-set split on plain arrays. nodes: [(x, y, z)]; elements: [(node numbers,
-    volid)]; surfaces: {sorted face node tuple: surfid} of boundary faces with ids; faceset:
-    [[n1, n2, n3(, n4)], ...] (checked by the caller). A cut face's side whose outward normal
-    agrees with (x2 - x1) x (x3 - x2) of the listed face gets surfid1, the other side surfid2.
-    Returns None (no interior face cut) or [(nodes, elements, faces [(nodes, surfid)],
-    original node numbers)] per face-connected part."""
-    cuts = {}
-    for f in faceset:
-        cuts[tuple(sorted(f))] = (surfid1, surfid2, _normal(nodes, f))
-    return _split(nodes, elements, surfaces, cuts)
+def _renumbered(part, numbers, gid):
+    """A part of the C++ split (a Shape holding one MESH; `numbers`: its nodes' numbers in the
+    split mesh as a whole, where the input nodes keep theirs and the copies follow) as a MESH
+    numbering its nodes in that order."""
+    order = sorted(range(len(numbers)), key=lambda i: numbers[i])
+    new = [0] * len(order)
+    for k, i in enumerate(order):
+        new[i] = k
+    x = part.mesh_nodes()
+    nodes = [x[i] for i in order]
+    elements = [(tuple(new[v] for v in n), vid) for n, vid in part.mesh_elements()]
+    faces = [(tuple(new[v] for v in f), sid) for f, sid in part.mesh_boundary_faces()]
+    return _make_mesh((nodes, elements, faces, None), gid)
 
 
 def _mesh_arrays(mesh, r):
@@ -246,12 +131,13 @@ def MESH_SPLIT(mesh, nodeset=None, faceset=None, surfid1=None, surfid2=None):
                 raise ValueError(f"{r}: argument 'faceset' item {i} = {f} is not a face of "
                                  f"any element of the mesh")
             faces.append(f)
-        parts = split_mesh_faces(x, elements, surfaces, faces, s1, s2)
     else:
         nodes = set(_node_list(nodeset, len(x), r, "nodeset"))
-        cuts = {key: (s1, s1, None) for key, uses in table.items()
-                if len(uses) == 2 and all(v in nodes for v in key)}
-        parts = _split(x, elements, surfaces, cuts) if cuts else None
-    if parts is None:
+        faces = [list(key) for key, uses in table.items()
+                 if len(uses) == 2 and all(v in nodes for v in key)]
+        s2 = s1  # both sides of a node-set cut get surfid1
+    # the face-set split of the C++ core (also RT_SPLIT's and SPLIT's, src/domain/body_split.h)
+    parts, matched = _solfec.split_mesh_at_faces(mesh._get(r, "mesh"), faces, s1, s2)
+    if matched == 0:
         return None
-    return [_make_mesh(p, gid) for p in parts]
+    return [_renumbered(part, numbers, gid) for part, _, numbers in parts]

@@ -650,7 +650,7 @@ def _split_meshes(objs, p, n, sid, topoadj, remesh):
         if len(parts) == 1:
             below.append(MESH._wrap(parts[0][0]))
             continue
-        for part, _nodes in parts:
+        for part, *_ in parts:
             c = part.mass_center()
             side = below if sum((a - b) * m for a, b, m in zip(c, p, n)) < 0 else above
             side.append(MESH._wrap(part))

@@ -110,7 +110,8 @@ void DefineSplit(py::module_& m) {
       },
       py::arg("domain"), py::arg("id"), py::arg("faces"), py::arg("sid1"), py::arg("sid2"),
       py::arg("label1"), py::arg("label2"));
-  // A mesh split along faces (node lists): [(mesh Shape, parent nodes of the part's nodes)]
+  // A mesh split along faces (node lists): [(mesh Shape, parent nodes of the part's nodes,
+  // their numbers in the split mesh as a whole)], number of faces cut
   m.def(
       "split_mesh_at_faces",
       [](const geometry::Shape& shape, const std::vector<std::vector<int>>& faces, int sid1,
@@ -123,7 +124,7 @@ void DefineSplit(py::module_& m) {
         for (auto& p : parts) {
           geometry::Shape s;
           s.meshes.push_back(std::move(p.mesh));
-          out.append(py::make_tuple(std::move(s), p.nodes));
+          out.append(py::make_tuple(std::move(s), p.nodes, p.split_nodes));
         }
         return py::make_tuple(out, matched);
       },

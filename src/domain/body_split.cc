@@ -436,6 +436,7 @@ std::vector<SplitMeshPart> SplitMeshAtFaces(const Mesh& mesh,
         if (l < 0) {
           l = static_cast<int>(p.nodes.size());
           p.nodes.push_back(origin[el.nodes[a]]);
+          p.split_nodes.push_back(el.nodes[a]);
           p.mesh.nodes.push_back(nodes[el.nodes[a]]);
         }
         el.nodes[a] = l;

@@ -40,6 +40,9 @@ struct SplitMeshPart {
   geometry::Mesh mesh;
   std::vector<int> elements;  // parent element of each part element
   std::vector<int> nodes;     // parent node of each part node
+  // number of each part node in the split mesh as a whole: the parent's nodes keep theirs
+  // (the copy in the group of the lowest element), further copies follow in node order
+  std::vector<int> split_nodes;
 };
 
 // Splits `mesh` along the given faces (node lists of 3 or 4 parent nodes, any order of the
