@@ -239,21 +239,23 @@ class MESH(_ShapeObject):
 
     @property
     def nnod(self):
-        return len(self._get().mesh_nodes())
+        return self._get().mesh_node_count()
 
     @property
     def nelem(self):
         return self._get().mesh_element_count()
 
     def node(self, n, x=None, y=None, z=None):
-        nodes = self._get().mesh_nodes()
+        s = self._get()
         n = A.integer(n, "MESH.node", "n")
-        if not 0 <= n < len(nodes):
-            raise IndexError(f"MESH.node: index {n} out of range [0, {len(nodes)})")
+        count = s.mesh_node_count()
+        if not 0 <= n < count:
+            raise IndexError(f"MESH.node: index {n} out of range [0, {count})")
+        old = s.mesh_node(n)  # one node: O(1) (MESH.node is called in loops over the nodes)
         if x is None and y is None and z is None:
-            return nodes[n]
+            return old
         # each coordinate given is set, the others kept (Solfec-1.0)
-        p = tuple(nodes[n][i] if v is None else A.number(v, "MESH.node", a)
+        p = tuple(old[i] if v is None else A.number(v, "MESH.node", a)
                   for i, (v, a) in enumerate(((x, "x"), (y, "y"), (z, "z"))))
         self._shape.set_mesh_node(n, p)
         return p
@@ -393,8 +395,9 @@ class _BodyMesh(MESH):
         if x is not None or y is not None or z is not None:
             raise ValueError("MESH.node: the mesh of a BODY (BODY.mesh) follows the body; its "
                              "nodes cannot be set (change a COPY(body.mesh) instead)")
-        if self._ref is None:
-            return super().node(n)
+        if self._ref is None:  # one node of the body's mesh, without copying the mesh
+            n = A.integer(n, "MESH.node", "n")
+            return tuple(float(c) for c in self._domain.body_mesh_node(self._body_id, n))
         X = MESH._wrap(self._ref).node(n)
         return tuple(self._domain.body_point(self._body_id, X))
 

@@ -219,6 +219,17 @@ void DefineBodyAccess(py::class_<Domain>& c) {
              out.meshes.push_back(std::move(m));
              return out;
            })
+      // one current node of a FINITE_ELEMENT body's mesh (BODY.mesh.node: O(1))
+      .def("body_mesh_node",
+           [](const Domain& d, Id id, int n) {
+             const body::FeBody* fe = GetBody(d, id).MeshBody();
+             if (!fe)
+               throw InputError("BODY.mesh: body " + std::to_string(id) + " is not FINITE_ELEMENT");
+             if (n < 0 || n >= fe->num_nodes())
+               throw py::index_error("MESH.node: index " + std::to_string(n) +
+                                     " out of range [0, " + std::to_string(fe->num_nodes()) + ")");
+             return Vec3(fe->node(n));
+           })
       .def("body_center", [](const Domain& d, Id id) { return Vec3(GetBody(d, id).center()); })
       .def("body_tensor", [](const Domain& d, Id id) { return TupleMat(GetBody(d, id).tensor()); })
       .def("body_scheme",

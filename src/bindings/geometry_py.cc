@@ -161,6 +161,21 @@ void DefineGeometry(py::module_& m) {
                for (const Vec3& v : mesh.nodes) out.append(Tuple3(v));
              return out;
            })
+      // one node (over the meshes in order) and the node count, without converting all
+      .def("mesh_node",
+           [](const Shape& s, int n) {
+             for (const Mesh& mesh : s.meshes) {
+               if (n >= 0 && n < static_cast<int>(mesh.nodes.size())) return Tuple3(mesh.nodes[n]);
+               n -= static_cast<int>(mesh.nodes.size());
+             }
+             throw py::index_error("MESH.node: node index out of range (argument 'n')");
+           })
+      .def("mesh_node_count",
+           [](const Shape& s) {
+             size_t n = 0;
+             for (const Mesh& mesh : s.meshes) n += mesh.nodes.size();
+             return n;
+           })
       .def("set_mesh_node",
            [](Shape& s, int n, const Vec3& x) {
              for (Mesh& mesh : s.meshes) {
