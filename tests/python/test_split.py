@@ -410,14 +410,16 @@ def lines(out, key):
     return [ln.split(" ", 1)[1] for ln in out.splitlines() if ln.startswith(key + " ")]
 
 
-def test_read_mode_replays_the_split(run_solfec):
-    w = run_solfec(READ_DECK)
+@pytest.mark.parametrize("xc", [0.3, 0.35])  # along element faces; through elements (re-meshed)
+def test_read_mode_replays_the_split(run_solfec, xc):
+    deck = READ_DECK.replace("XC, RATE, STEP = 1.0, 0.1, 0.3,", f"XC, RATE, STEP = 1.0, 0.1, {xc},")
+    w = run_solfec(deck)
     assert w.returncode == 0, w.stderr
     assert lines(w.stdout, "MODE") == ["WRITE"]
     parts = eval(lines(w.stdout, "BODIES")[0])
     assert [p[1] for p in parts] == ["bar/1", "bar/2"]
-    assert [p[2] for p in parts] == [pytest.approx(3.0), pytest.approx(7.0)]
-    r = run_solfec(READ_DECK)
+    assert [p[2] for p in parts] == [pytest.approx(10 * xc), pytest.approx(10 * (1 - xc))]
+    r = run_solfec(deck)
     assert r.returncode == 0, r.stderr
     assert lines(r.stdout, "MODE") == ["READ"]
     assert eval(lines(r.stdout, "FIRST")[0]) == [(0, "bar")]
