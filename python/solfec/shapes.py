@@ -669,7 +669,8 @@ def SPLIT(shape, point, normal, surfid=(0, 0), topoadj="OFF", remesh="ON"):
     an empty side. MESH objects are split along their inter-element faces on the plane
     (topoadj 'ON': only those connected to the point; a slit mesh comes back as `below`);
     a plane through elements (remesh 'ON', the default) re-meshes each side with tetrahedra
-    (TetGen), the cut faces getting the surfids."""
+    (TetGen), the cut faces getting the surfids (topoadj 'ON' with the section in pieces:
+    the mesh re-meshed whole with the piece next to the point inside, then split along it)."""
     r = "SPLIT"
     objs = _objects(shape, r)
     p = A.vec3(point, r, "point")

@@ -80,8 +80,8 @@ def SIMPLIFIED_CRACK(body, point, normal, surfid, criterion, topoadj="OFF", ft=0
     one piece with a slit). A FINITE_ELEMENT MESH is split along its inter-element faces on
     the plane, or, where the plane cuts through elements, each side is re-meshed with
     tetrahedra (TetGen) and the nodes get the parent's motion at their referential points
-    (not with topoadj 'ON' when the section is in pieces, nor for a body with a background
-    mesh: errors). Gf (fracture energy) is kept but not used, as in Solfec-1.0. Returns None."""
+    (topoadj 'ON' with the section in pieces: the body re-meshed whole with the piece next
+    to the point inside, then split along it; a body with a background mesh: an error). Gf (fracture energy) is kept but not used, as in Solfec-1.0. Returns None."""
     r = "SIMPLIFIED_CRACK"
     A.instance(body, BODY, r, "body")
     p = A.vec3(point, r, "point")

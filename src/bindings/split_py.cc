@@ -137,11 +137,8 @@ void DefineSplit(py::module_& m) {
         if (shape.meshes.size() != 1)
           throw InputError("remesh_split_mesh: expects a single MESH (argument 'mesh')");
         const geometry::Mesh& mesh = shape.meshes[0];
-        if (topoadj && !domain::SectionConnected(domain::CutMeshByPlane(mesh, point, normal)))
-          throw InputError(
-              "SPLIT: with topoadj 'ON' the plane cuts through elements of the MESH in pieces "
-              "not all connected to the point (arguments 'point', 'normal'): a slit through "
-              "elements is not provided; use topoadj 'OFF' (the whole cut, re-meshed)");
+        const bool slit =
+            topoadj && !domain::SectionConnected(domain::CutMeshByPlane(mesh, point, normal));
         std::vector<geometry::Aabb> boxes;
         for (size_t e = 0; e < mesh.elements.size(); ++e) boxes.push_back(mesh.ElementConvex(e).Bounds());
         auto volid_at = [&](const Vec3& X) {  // the element holding X (nearest box otherwise)
@@ -157,8 +154,22 @@ void DefineSplit(py::module_& m) {
           return mesh.elements[best].volid;
         };
         int below = 0;
-        auto parts = domain::RemeshSplit(mesh, point, normal.normalized(), {sid1, sid2},
-                                         WrapTetgen(std::move(tetgen)), volid_at, "SPLIT", &below);
+        std::vector<geometry::Mesh> parts;
+        if (slit) {  // the section piece next to the point inside the re-meshed whole
+          parts = domain::RemeshSlit(mesh, point, normal.normalized(), {sid1, sid2},
+                                     WrapTetgen(std::move(tetgen)), volid_at, "SPLIT");
+          // the parts by side (mass centres); one part (a slit mesh) counts as below
+          std::stable_sort(parts.begin(), parts.end(), [&](const auto& a, const auto& b) {
+            return normal.dot(a.ComputeMassProperties().center - point) <
+                   normal.dot(b.ComputeMassProperties().center - point);
+          });
+          below = 1;
+          for (size_t k = 1; k < parts.size(); ++k)
+            if (normal.dot(parts[k].ComputeMassProperties().center - point) < 0.0) below = k + 1;
+        } else {
+          parts = domain::RemeshSplit(mesh, point, normal.normalized(), {sid1, sid2},
+                                      WrapTetgen(std::move(tetgen)), volid_at, "SPLIT", &below);
+        }
         py::list out;
         for (auto& p : parts) {
           geometry::Shape s;

@@ -571,13 +571,14 @@ std::string CrackProblem(const Body& b, Crack& c) {
       return "the crack plane cuts through " + std::to_string(crossing) +
              " elements of the mesh and no mesher is available to re-mesh the cut";
     const MeshSection sec = CutMeshByPlane(fe->mesh(), c.point, c.normal);
-    if (c.topoadj && !SectionConnected(sec))
-      return "with topoadj 'ON' the crack plane cuts through elements in pieces not all "
-             "connected to the point: a slit through elements is not provided (use topoadj "
-             "'OFF', or a plane along inter-element faces)";
+    std::vector<int> tris(sec.section.size());
+    std::iota(tris.begin(), tris.end(), 0);
+    if (c.topoadj) tris = SectionPiece(sec, c.point);  // the piece next to the point
     // Solfec-1.0 samples the centroids of the triangles of the referential cut.
-    for (const auto& t : sec.section)
+    for (int k : tris) {
+      const auto& t = sec.section[k];
       c.samples.push_back((sec.points[t[0]] + sec.points[t[1]] + sec.points[t[2]]) / 3.0);
+    }
   }
   if (c.samples.empty() && faces.empty())
     return "the crack plane does not intersect the body shape";
@@ -651,8 +652,20 @@ std::vector<Id> SplitRemeshed(Domain& d, Body& parent, const FeBody& fe, const C
     return fe.mesh().elements[e].volid;
   };
   int nbelow = 0;
-  std::vector<Mesh> meshes = RemeshSplit(fe.mesh(), c.point, c.normal, c.surfids, tetgen,
-                                         volid_at, "SIMPLIFIED_CRACK", &nbelow);
+  std::vector<Mesh> meshes;
+  if (c.topoadj && !SectionConnected(CutMeshByPlane(fe.mesh(), c.point, c.normal))) {
+    // the section piece next to the point inside the re-meshed whole: a slit, or parts
+    meshes = RemeshSlit(fe.mesh(), c.point, c.normal, c.surfids, tetgen, volid_at,
+                        "SIMPLIFIED_CRACK");
+    auto side = [&](const Mesh& m) { return c.normal.dot(m.ComputeMassProperties().center - c.point); };
+    std::stable_sort(meshes.begin(), meshes.end(),
+                     [&](const Mesh& a, const Mesh& b) { return side(a) < side(b); });
+    nbelow = 0;
+    for (const Mesh& m : meshes) nbelow += side(m) < 0.0;
+  } else {
+    meshes = RemeshSplit(fe.mesh(), c.point, c.normal, c.surfids, tetgen, volid_at,
+                         "SIMPLIFIED_CRACK", &nbelow);
+  }
   std::map<int, material::BulkMaterial> volid_material;
   for (int e = 0; e < fe.num_elements(); ++e)
     volid_material.insert({fe.mesh().elements[e].volid, fe.element_material(e)});
@@ -684,16 +697,29 @@ std::vector<Id> SplitRemeshed(Domain& d, Body& parent, const FeBody& fe, const C
     part->UpdateShape();
     part->set_corotation(fe.corotation());
   }
-  // A referential point goes to a part on its side of the plane whose box holds it (the
-  // nearest box otherwise).
-  auto part_at = [c, boxes, nbelow](const Vec3& X) {
+  // A referential point goes to the part whose elements hold it, those on its side of the
+  // plane first (a point on the cut); the part of the nearest box otherwise.
+  std::vector<const Mesh*> mesh_of;
+  for (auto& b : made) mesh_of.push_back(&static_cast<FeBody*>(b.get())->mesh());
+  auto part_at = [c, boxes, nbelow, mesh_of](const Vec3& X) {
     const bool below = c.normal.dot(X - c.point) < 0.0;
-    const int k0 = below ? 0 : nbelow, k1 = below ? nbelow : static_cast<int>(boxes.size());
-    int best = k0 < k1 ? k0 : 0;
+    const int np = static_cast<int>(boxes.size());
+    std::vector<int> order;
+    for (int k = 0; k < np; ++k)
+      if ((k < nbelow) == below) order.push_back(k);
+    for (int k = 0; k < np; ++k)
+      if ((k < nbelow) != below) order.push_back(k);
+    const double tol = 1e-9 * (boxes[0].hi - boxes[0].lo).norm();
+    for (int k : order) {
+      if ((X.cwiseMax(boxes[k].lo).cwiseMin(boxes[k].hi) - X).norm() > tol) continue;
+      for (size_t e = 0; e < mesh_of[k]->elements.size(); ++e)
+        if (mesh_of[k]->ElementConvex(static_cast<int>(e)).Contains(X, tol)) return k;
+    }
+    int best = order.front();
     double bd = std::numeric_limits<double>::infinity();
-    for (int k = k0; k < k1; ++k) {
-      const Vec3 q = X.cwiseMax(boxes[k].lo).cwiseMin(boxes[k].hi);
-      if ((q - X).norm() < bd) bd = (q - X).norm(), best = k;
+    for (int k : order) {
+      const double dist = (X.cwiseMax(boxes[k].lo).cwiseMin(boxes[k].hi) - X).norm();
+      if (dist < bd) bd = dist, best = k;
     }
     return best;
   };

@@ -3,11 +3,13 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 #include <map>
 #include <numeric>
 #include <set>
 
 #include "base/errors.h"
+#include "domain/body_split.h"
 
 namespace solfec::domain {
 
@@ -49,7 +51,8 @@ MeshSection CutMeshByPlane(const Mesh& mesh, const Vec3& point, const Vec3& norm
     s[i] = n.dot(mesh.nodes[i] - point);
     sign[i] = s[i] < -tol ? -1 : s[i] > tol ? 1 : 0;
   }
-  std::map<std::pair<int, int>, int> cross;  // edge -> point where the plane crosses it
+  out.sign = sign;
+  std::map<std::pair<int, int>, int>& cross = out.crossings;  // edge -> its crossing point
   auto crossing_point = [&](int a, int b) {
     const std::pair<int, int> k{std::min(a, b), std::max(a, b)};
     const auto it = cross.find(k);
@@ -157,6 +160,140 @@ bool SectionConnected(const MeshSection& s) {
   for (int t = 1; t < nt; ++t)
     if (find(t) != find(0)) return false;
   return true;
+}
+
+std::vector<int> SectionPiece(const MeshSection& s, const Vec3& point) {
+  const int nt = static_cast<int>(s.section.size());
+  std::vector<int> out;
+  if (nt == 0) return out;
+  std::map<std::pair<int, int>, std::vector<int>> edge;
+  int start = 0;
+  double best = std::numeric_limits<double>::infinity();
+  for (int t = 0; t < nt; ++t) {
+    const auto& tri = s.section[t];
+    for (int a = 0; a < 3; ++a) {
+      const int x = tri[a], y = tri[(a + 1) % 3];
+      edge[{std::min(x, y), std::max(x, y)}].push_back(t);
+    }
+    const Vec3 c = (s.points[tri[0]] + s.points[tri[1]] + s.points[tri[2]]) / 3.0;
+    if ((c - point).norm() < best) best = (c - point).norm(), start = t;
+  }
+  std::vector<char> seen(nt, 0);
+  std::vector<int> stack{start};
+  seen[start] = 1;
+  while (!stack.empty()) {
+    const int t = stack.back();
+    stack.pop_back();
+    out.push_back(t);
+    for (int a = 0; a < 3; ++a) {
+      const int x = s.section[t][a], y = s.section[t][(a + 1) % 3];
+      for (int u : edge[{std::min(x, y), std::max(x, y)}])
+        if (!seen[u]) seen[u] = 1, stack.push_back(u);
+    }
+  }
+  std::sort(out.begin(), out.end());
+  return out;
+}
+
+std::vector<Mesh> RemeshSlit(const Mesh& mesh, const Vec3& point, const Vec3& normal,
+                             std::pair<int, int> sids, const Tetrahedralizer& tetgen,
+                             const std::function<int(const Vec3&)>& volid_at,
+                             const std::string& routine) {
+  const MeshSection sec = CutMeshByPlane(mesh, point, normal);
+  const std::vector<int> piece = SectionPiece(sec, point);
+  if (piece.empty())
+    throw InputError(routine + ": the plane does not cut the mesh (arguments 'point', 'normal')");
+  std::set<int> piece_points;
+  for (int t : piece)
+    for (int v : sec.section[t]) piece_points.insert(v);
+  // The boundary: faces the piece crosses clipped along it, the others whole.
+  std::map<int, int> marker;
+  for (const geometry::MeshFace& f : mesh.BoundaryFaces()) marker.insert({f.surfid, 0});
+  std::vector<int> surfid_of{0};
+  for (auto& [sid, mk] : marker) mk = static_cast<int>(surfid_of.size()), surfid_of.push_back(sid);
+  const int cut_marker = static_cast<int>(surfid_of.size());
+  std::vector<int> local(sec.points.size(), -1);
+  std::vector<Vec3> pts;
+  std::vector<std::array<int, 3>> t3;
+  std::vector<int> mk;
+  auto add = [&](const std::vector<int>& poly, int m) {
+    std::vector<int> l;
+    for (int v : poly) {
+      int& k = local[v];
+      if (k < 0) k = static_cast<int>(pts.size()), pts.push_back(sec.points[v]);
+      l.push_back(k);
+    }
+    for (size_t a = 1; a + 1 < l.size(); ++a) t3.push_back({l[0], l[a], l[a + 1]}), mk.push_back(m);
+  };
+  const auto& sign = sec.sign;
+  for (const geometry::MeshFace& f : mesh.BoundaryFaces()) {
+    const int m = static_cast<int>(f.nodes.size());
+    bool clip = false;
+    for (int k = 0; k < m; ++k) {
+      const int x = f.nodes[k], y = f.nodes[(k + 1) % m];
+      if (sign[x] * sign[y] < 0 &&
+          piece_points.count(sec.crossings.at({std::min(x, y), std::max(x, y)})))
+        clip = true;
+    }
+    if (!clip) {
+      add(f.nodes, marker.at(f.surfid));
+      continue;
+    }
+    std::vector<int> b, a;
+    for (int k = 0; k < m; ++k) {
+      const int prev = f.nodes[(k + m - 1) % m], cur = f.nodes[k];
+      if (sign[prev] * sign[cur] < 0) {
+        const int x = sec.crossings.at({std::min(prev, cur), std::max(prev, cur)});
+        b.push_back(x), a.push_back(x);
+      }
+      if (sign[cur] <= 0) b.push_back(cur);
+      if (sign[cur] >= 0) a.push_back(cur);
+    }
+    add(b, marker.at(f.surfid));
+    add(a, marker.at(f.surfid));
+  }
+  for (int t : piece) add({sec.section[t][0], sec.section[t][1], sec.section[t][2]}, cut_marker);
+  TetMesh tm;
+  try {
+    tm = tetgen(pts, t3, mk);
+  } catch (const std::exception& e) {
+    throw InputError(routine + ": re-meshing the body with the cut inside failed: " + e.what());
+  }
+  Mesh whole;
+  whole.default_surfid = mesh.default_surfid;
+  whole.nodes = tm.nodes;
+  for (const auto& t : tm.tets) {
+    geometry::MeshElement el;
+    el.num_nodes = 4;
+    Vec3 c = Vec3::Zero();
+    for (int a = 0; a < 4; ++a) el.nodes[a] = t[a], c += tm.nodes[t[a]];
+    el.volid = volid_at(0.25 * c);
+    whole.elements.push_back(el);
+  }
+  std::vector<std::vector<int>> cut;
+  const Vec3 n = normal.normalized();
+  for (size_t f = 0; f < tm.faces.size(); ++f) {
+    const auto& tri = tm.faces[f];
+    if (tm.markers[f] == cut_marker) {  // an inner face: the cut, oriented +normal
+      std::vector<int> g{tri[0], tri[1], tri[2]};
+      const Vec3 a = (tm.nodes[tri[1]] - tm.nodes[tri[0]]).cross(tm.nodes[tri[2]] - tm.nodes[tri[0]]);
+      if (a.dot(n) < 0.0) std::swap(g[1], g[2]);
+      cut.push_back(std::move(g));
+      continue;
+    }
+    const int mkf = tm.markers[f];
+    whole.surface_faces.push_back({{tri[0], tri[1], tri[2]},
+                                   mkf >= 1 && mkf < cut_marker ? surfid_of[mkf]
+                                                                : mesh.default_surfid});
+  }
+  int matched = 0;
+  auto parts = SplitMeshAtFaces(whole, cut, sids.first, sids.second, &matched);
+  if (matched == 0)
+    throw InputError(routine + ": re-meshing the body with the cut inside gave no inner faces "
+                     "on the cut (arguments 'point', 'normal')");
+  std::vector<Mesh> out;
+  for (auto& p : parts) out.push_back(std::move(p.mesh));
+  return out;
 }
 
 std::vector<Mesh> RemeshSplit(const Mesh& mesh, const Vec3& point, const Vec3& normal,

@@ -7,6 +7,7 @@
 
 #include <array>
 #include <functional>
+#include <map>
 #include <string>
 #include <utility>
 #include <vector>
@@ -42,11 +43,15 @@ struct MeshSection {
   std::vector<std::array<int, 3>> below, above;
   std::vector<int> below_sid, above_sid;
   int crossing = 0;
+  std::vector<int> sign;                          // of each node: -1 below, 0 on, +1 above
+  std::map<std::pair<int, int>, int> crossings;   // element edge (a < b) -> its point
 };
 MeshSection CutMeshByPlane(const geometry::Mesh& mesh, const Vec3& point, const Vec3& normal);
 
 // True when the section triangles form one edge-connected piece.
 bool SectionConnected(const MeshSection& s);
+// The section triangles of the edge-connected piece holding the triangle nearest to `point`.
+std::vector<int> SectionPiece(const MeshSection& s, const Vec3& point);
 
 // The parts of `mesh` below and above the plane (point, normal), each side tetrahedralized
 // by `tetgen` and separated into its connected pieces: below parts first, then above (`below`
@@ -59,5 +64,15 @@ std::vector<geometry::Mesh> RemeshSplit(const geometry::Mesh& mesh, const Vec3& 
                                         const Tetrahedralizer& tetgen,
                                         const std::function<int(const Vec3&)>& volid_at,
                                         const std::string& routine, int* below = nullptr);
+
+// topoadj: the mesh re-meshed whole (TetGen) with the section piece next to `point`
+// (SectionPiece) as an inner facet, then split along that facet's faces (SplitMeshAtFaces:
+// one part when the cut leaves the mesh connected, e.g. a ring cut once, else two or more).
+// Cut faces get sids.first where their outward normal is +normal, sids.second otherwise.
+std::vector<geometry::Mesh> RemeshSlit(const geometry::Mesh& mesh, const Vec3& point,
+                                       const Vec3& normal, std::pair<int, int> sids,
+                                       const Tetrahedralizer& tetgen,
+                                       const std::function<int(const Vec3&)>& volid_at,
+                                       const std::string& routine);
 
 }  // namespace solfec::domain
