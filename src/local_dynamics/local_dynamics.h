@@ -132,11 +132,13 @@ class LocalDynamics {
 };
 
 // The prescribed local velocity of a user constraint at the end of the step, including the
-// drift correction that returns the point to its prescribed position. DYNAMIC: x(t+h) =
-// x(t+h/2) + h/2 U, so FIXPNT U = 2 (P0 - x)/h (FIXDIR/VELODIR along the normal). RIGLNK
-// (U_N = (length - |x2 - x1|)/h) instead zeroes the error at the next step's mid-point
-// x(t+3h/2) = x(t+h/2) + h U, where it is measured next: 2/h would return it there with
-// the opposite sign, step after step (issue 34).
+// drift correction that returns the point to its prescribed position. DYNAMIC: FIXPNT
+// U = (P0 - x)/h with x at t+h/2 (FIXDIR along the normal), and RIGLNK
+// (U_N = (length - |x2 - x1|)/h), zero the error at the next step's mid-point
+// x(t+3h/2) = x(t+h/2) + h U, where it is measured next: 2/h (exact at t+h) would return it
+// there with the opposite sign, step after step (issue 34), and keeps any velocity along
+// the constraint alternating in sign for ever (U(t+h) = -U(t)). Glue points and coincident
+// RIGLNK points keep 2 (P0 - x)/h.
 // QUASI_STATIC (quasi_static = true): x(t+h) = x(t) + h U, so U = (P0 - x)/h, and contacts
 // have no restitution (there is no impact velocity to restitute).
 solvers::Law MakeLaw(const contact::Constraint& c, double t, double h,
