@@ -140,8 +140,16 @@ void DefineSplit(py::module_& m) {
         const bool slit =
             topoadj && !domain::SectionConnected(domain::CutMeshByPlane(mesh, point, normal));
         std::vector<geometry::Aabb> boxes;
-        for (size_t e = 0; e < mesh.elements.size(); ++e) boxes.push_back(mesh.ElementConvex(e).Bounds());
+        for (const auto& el : mesh.elements) {  // element boxes from the nodes
+          geometry::Aabb b{mesh.nodes[el.nodes[0]], mesh.nodes[el.nodes[0]]};
+          for (int a = 1; a < el.num_nodes; ++a)
+            b.lo = b.lo.cwiseMin(mesh.nodes[el.nodes[a]]), b.hi = b.hi.cwiseMax(mesh.nodes[el.nodes[a]]);
+          boxes.push_back(b);
+        }
+        bool one_volid = true;
+        for (const auto& el : mesh.elements) one_volid &= el.volid == mesh.elements[0].volid;
         auto volid_at = [&](const Vec3& X) {  // the element holding X (nearest box otherwise)
+          if (one_volid) return mesh.elements[0].volid;
           int best = 0;
           double bd = std::numeric_limits<double>::infinity();
           for (size_t e = 0; e < boxes.size(); ++e) {

@@ -712,8 +712,15 @@ std::vector<Id> SplitRemeshed(Domain& d, Body& parent, const FeBody& fe, const C
     const double tol = 1e-9 * (boxes[0].hi - boxes[0].lo).norm();
     for (int k : order) {
       if ((X.cwiseMax(boxes[k].lo).cwiseMin(boxes[k].hi) - X).norm() > tol) continue;
-      for (size_t e = 0; e < mesh_of[k]->elements.size(); ++e)
-        if (mesh_of[k]->ElementConvex(static_cast<int>(e)).Contains(X, tol)) return k;
+      const Mesh& m = *mesh_of[k];
+      for (size_t e = 0; e < m.elements.size(); ++e) {  // element box first, then the convex
+        const auto& el = m.elements[e];
+        Vec3 lo = m.nodes[el.nodes[0]], hi = lo;
+        for (int a = 1; a < el.num_nodes; ++a)
+          lo = lo.cwiseMin(m.nodes[el.nodes[a]]), hi = hi.cwiseMax(m.nodes[el.nodes[a]]);
+        if ((X.cwiseMax(lo).cwiseMin(hi) - X).norm() > tol) continue;
+        if (m.ElementConvex(static_cast<int>(e)).Contains(X, tol)) return k;
+      }
     }
     int best = order.front();
     double bd = std::numeric_limits<double>::infinity();
