@@ -8,7 +8,7 @@ or inside a function alike (tests/python/test_import_graph.py checks it; _solfec
 extension, below them all):
 
   layer 0: _state _args _version _mpi meshfile pbf solfec1_mesh
-  layer 1: _outlock results _reduced_base solvers py2deck
+  layer 1: _outlock results _reduced_base solvers py2deck tetgen_process
   layer 2: _output xdmf shapes viewer.scene
   layer 2: fracture_check
   layer 3: model meshgen mesh_split viewer.server stored_bodies

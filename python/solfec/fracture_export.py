@@ -20,7 +20,7 @@ from . import _args as A
 from . import _solfec
 from . import _state
 from . import fracture_check
-from . import tetgen
+from . import tetgen_process
 from .model import BODY
 
 __all__ = ["FRACTURE_EXPORT_YAFFEMS", "FRACTURE_EXPORT_MOFEM"]
@@ -68,9 +68,9 @@ class _TetMesh:
             tris += [(f[0], f[1], f[2], sid)] if len(f) == 3 else \
                 [(f[0], f[1], f[2], sid), (f[0], f[2], f[3], sid)]
         with tempfile.TemporaryDirectory(prefix="fracture") as tmp:
-            tetgen._write_poly(os.path.join(tmp, "surface.poly"), nodes[used], tris)
-            base = tetgen._run_tetgen(tmp, "surface.poly", volume, quality, routine=r)
-            self.X, self.T, _, self.F, _ = tetgen._mesh_arrays(base, 0, None, True)
+            tetgen_process._write_poly(os.path.join(tmp, "surface.poly"), nodes[used], tris)
+            base = tetgen_process._run_tetgen(tmp, "surface.poly", volume, quality, routine=r)
+            self.X, self.T, _, self.F, _ = tetgen_process._mesh_arrays(base, 0, None, True)
         # where each node of the tetrahedral mesh lies in the body's mesh
         shape = d.body_mesh(body.id)
         elements = shape.mesh_elements()

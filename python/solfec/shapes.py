@@ -7,6 +7,7 @@ import math
 from . import _args as A
 from . import _state
 from . import meshfile
+from .tetgen_process import remesh_surface
 from ._solfec import Shape as _Shape
 from . import _solfec
 
@@ -638,7 +639,6 @@ def _split_meshes(objs, p, n, sid, topoadj, remesh):
                     f"SPLIT: the plane cuts through {crossing} elements of the MESH (arguments "
                     f"'point', 'normal') and remesh is 'OFF': without re-meshing a MESH is "
                     f"split along inter-element faces only")
-            from .tetgen import remesh_surface
             parts, nbelow = _solfec.remesh_split_mesh(shp, p, n, sid[0], sid[1], topoadj,
                                                       remesh_surface)
             below += [MESH._wrap(s) for s in parts[:nbelow]]

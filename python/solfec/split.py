@@ -9,6 +9,7 @@ from . import _args as A
 from . import _mpi
 from . import _solfec
 from .model import BODY
+from .tetgen_process import remesh_surface
 
 __all__ = ["SIMPLIFIED_CRACK", "RT_SPLIT"]
 
@@ -39,7 +40,6 @@ def _crack_set(solfec):
     cracks = getattr(solfec, "_cracks", None)
     if cracks is None:
         cracks = _solfec.CrackSet()
-        from .tetgen import remesh_surface  # cracks through elements of a MESH: TetGen
 
         def tetgen(points, triangles, markers):
             return remesh_surface(points, triangles, markers, "SIMPLIFIED_CRACK")
