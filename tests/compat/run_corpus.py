@@ -11,9 +11,8 @@ write `out/...` relative to it), with a wall-clock limit (default 60 s), N decks
   running        still running at the limit, without an error (stopped there)
   error          stopped with an error: the first error line is shown
 (a validation deck's PASSED / FAILED verdict is shown in the last column)
-  issue 38       stopped by a Solfec-1.0 routine this solfec does not provide yet
-                 (NotImplementedError naming it: ellipsoids, cracks, splits...)
   outside Debian needs a program outside solfec and Debian (Parmec, modred, abaqusreader): not run
+                 (or stopped at HYBRID_SOLVER, which needs Parmec)
   library        a file other decks import or execfile, not a deck: not run
 Decks that need another deck's results run after it, in the same job.
 The last line is a summary; the exit code is 0 unless a deck ended with `error`.
@@ -91,10 +90,6 @@ DECK_ARGS = {"examples/time-series/ts-gen.py": ["10"]}
 # Decks to run from their own directory (they say so).
 DECK_CWD = {"inp/devel/long-input-motion/generate.py"}
 
-ISSUE38 = ("ELLIP", "ELLIP_MESH", "SIMPLIFIED_CRACK", "MESH_SPLIT", "RT_SPLIT", "FIELD",
-           "SICONOS_SOLVER", "SOLFEC_EXPORT", "MBFCP_EXPORT", "FRACTURE_EXPORT_YAFFEMS")
-
-
 def corpus_decks(corpus):
     decks = []
     for top in ("inp", "examples"):
@@ -145,15 +140,8 @@ def first_error(stderr, deck, stdout=""):
         if m and os.path.basename(m.group(1)) == name:
             where = f" ({name}:{m.group(2)})"
     status = "error"
-    if exc.startswith("NotImplementedError"):
-        m = re.match(r"NotImplementedError: (\w+)", exc)
-        routine = m.group(1) if m else "?"
-        if routine in ISSUE38:
-            status = f"issue 38: {routine}"
-        elif routine == "HYBRID_SOLVER":
-            status = "outside Debian"  # Parmec
-    elif exc.startswith("ValueError: SPLIT: MESH shapes cannot be split"):
-        status = "issue 38: SPLIT of a MESH"  # Solfec-1.0 splits meshes as MESH_SPLIT does
+    if exc.startswith("NotImplementedError: HYBRID_SOLVER"):
+        status = "outside Debian"  # Parmec
     elif re.match(r"(ModuleNotFoundError|ImportError): No module named '?(modred|abaqusreader|"
                   r"parmec|mesh_hex)", exc):
         status = "outside Debian"
@@ -296,9 +284,8 @@ def main(argv=None):
         print(f"{d:<{width}}  {status:<22} {wall:7.1f}  {line}")
     counts = {}
     for _, status, _, _ in rows:
-        key = "issue 38" if status.startswith("issue 38") else status
-        counts[key] = counts.get(key, 0) + 1
-    order = ["finished", "running", "error", "issue 38", "outside Debian", "library"]
+        counts[status] = counts.get(status, 0) + 1
+    order = ["finished", "running", "error", "outside Debian", "library"]
     summary = (f"{len(rows)} files, limit {args.limit:g} s: " +
                ", ".join(f"{counts.get(k, 0)} {k}" for k in order))
     print(summary)

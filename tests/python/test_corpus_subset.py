@@ -70,5 +70,9 @@ def test_the_runner_classifies_decks_it_does_not_run():
     assert run_corpus.not_run_reason("inp/domino.py") is None
     status, line = run_corpus.first_error(
         'Traceback (most recent call last):\n  File "inp/drum.py", line 67, in <module>\n'
-        'NotImplementedError: ELLIP: this Solfec-1.0 routine is not available\n', "inp/drum.py")
-    assert status == "issue 38: ELLIP" and line.endswith("(drum.py:67)")
+        'ValueError: ELLIP: radii[0] = -1 is not positive\n', "inp/drum.py")
+    assert status == "error" and line.endswith("(drum.py:67)")
+    status, _ = run_corpus.first_error(
+        'Traceback (most recent call last):\n  File "hs1-solfec.py", line 9, in <module>\n'
+        'NotImplementedError: HYBRID_SOLVER: it needs Parmec\n', "hs1-solfec.py")
+    assert status == "outside Debian"
