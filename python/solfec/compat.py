@@ -1,9 +1,9 @@
 """Solfec-1.0 routines (SOLFEC1-INTERFACE) outside the manual's chapters: BODY_MM_EXPORT
 (MatrixMarket files of a FINITE_ELEMENT body's mass and stiffness), and those that do no
 computation here: DISPLAY_POINT (kept on the body for the deck), RENDER and REGISTER_CALLBACK,
-which Solfec-1.0 itself ignores outside its viewer and in serial runs, and
-the routines this solfec does not provide, which raise NotImplementedError naming the routine
-and what to use instead (rather than a NameError in the middle of a deck)."""
+which Solfec-1.0 itself ignores outside its viewer and in serial runs, and HYBRID_SOLVER,
+which needs Parmec (not in Debian): it raises NotImplementedError naming the routine and the
+docs section on it, rather than a NameError in the middle of a deck."""
 
 import os
 
@@ -92,17 +92,13 @@ def REGISTER_CALLBACK(callback, data=None):
     A.callable_(callback, "REGISTER_CALLBACK", "callback")
 
 
-def _missing(name, instead):
-    def routine(*args, **kwargs):
-        raise NotImplementedError(f"{name}: this Solfec-1.0 routine is not available in this "
-                                  f"solfec; {instead}")
-    routine.__name__ = name
-    routine.__doc__ = (f"{name}: a Solfec-1.0 routine not available here (raises "
-                       f"NotImplementedError): {instead}")
-    return routine
-
-
-HYBRID_SOLVER = _missing(
-    "HYBRID_SOLVER", "it couples the run with Parmec, which Debian does not package; "
-    "docs/deck-language.md, section 'HYBRID_SOLVER (not provided)', says what it does and what "
-    "providing it would take")
+def HYBRID_SOLVER(*args, **kwargs):
+    """HYBRID_SOLVER(parmec_file, parmec_step, parmec2solfec, solfec_solver | parmec_argv,
+    boundary_contact_detection): Solfec-1.0's co-simulation with Parmec, which Debian does not
+    package: raises NotImplementedError naming the routine and the docs section
+    (docs/deck-language.md, 'HYBRID_SOLVER (not provided)') that says what it does and what
+    providing it would take."""
+    raise NotImplementedError(
+        "HYBRID_SOLVER: this Solfec-1.0 routine is not available in this solfec; it couples the "
+        "run with Parmec, which Debian does not package; docs/deck-language.md, section "
+        "'HYBRID_SOLVER (not provided)', says what it does and what providing it would take")

@@ -60,14 +60,8 @@ class _TetMesh:
         d = body._d
         nodes, _, faces = _solfec.export_body(d, body.id)["meshes"][0]
         nodes = np.asarray(nodes, dtype=float)
-        used = sorted({n for f, _ in faces for n in f})
-        index = {n: i for i, n in enumerate(used)}
-        tris = []
-        for f, sid in faces:
-            f = [index[n] for n in f]
-            tris += [(f[0], f[1], f[2], sid)] if len(f) == 3 else \
-                [(f[0], f[1], f[2], sid), (f[0], f[2], f[3], sid)]
         with tempfile.TemporaryDirectory(prefix="fracture") as tmp:
+            used, tris = tetgen_process.boundary_facets(faces)
             tetgen_process._write_poly(os.path.join(tmp, "surface.poly"), nodes[used], tris)
             base = tetgen_process._run_tetgen(tmp, "surface.poly", volume, quality, routine=r)
             self.X, self.T, _, self.F, _ = tetgen_process._mesh_arrays(base, 0, None, True)

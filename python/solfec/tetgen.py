@@ -13,7 +13,7 @@ import numpy as np
 
 from . import _args as A
 from . import solfec1_mesh
-from .tetgen_process import _mesh_arrays, _run_tetgen, _write_poly
+from .tetgen_process import _mesh_arrays, _run_tetgen, _write_poly, boundary_facets
 from .shapes import MESH, _ShapeObject
 
 __all__ = ["TETRAHEDRALIZE", "ELLIP_MESH"]
@@ -67,13 +67,7 @@ def _write_mesh_boundary(path, mesh, refine=None):
     if not faces:
         raise ValueError("TETRAHEDRALIZE: the MESH (argument 'shape') has no boundary faces")
     nodes = np.asarray(s.mesh_nodes(), dtype=float)
-    used = sorted({n for f, _ in faces for n in f})
-    index = {n: i for i, n in enumerate(used)}
-    tris = []
-    for f, sid in faces:
-        f = [index[n] for n in f]
-        tris += [(f[0], f[1], f[2], sid)] if len(f) == 3 else \
-            [(f[0], f[1], f[2], sid), (f[0], f[2], f[3], sid)]
+    used, tris = boundary_facets(faces)
     _write_poly(path, nodes[used], tris)
     if refine is None:
         return 0

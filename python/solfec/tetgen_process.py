@@ -28,6 +28,22 @@ def _read_table(path, first_cols):
     return header, rows[1:]
 
 
+def boundary_facets(faces):
+    """(used, triangles) of a mesh boundary for _write_poly(path, nodes[used], triangles):
+    `faces` [(node list of 3 or 4, surface id), ...]; `used` the mesh nodes the faces use
+    (ascending), the triangles numbering them from 0; a quadrilateral is split along a
+    diagonal (TetGen's facets must be planar), each triangle carrying its face's surface id as
+    its marker."""
+    used = sorted({n for f, _ in faces for n in f})
+    index = {n: i for i, n in enumerate(used)}
+    tris = []
+    for f, sid in faces:
+        f = [index[n] for n in f]
+        tris += [(f[0], f[1], f[2], sid)] if len(f) == 3 else \
+            [(f[0], f[1], f[2], sid), (f[0], f[2], f[3], sid)]
+    return used, tris
+
+
 def _write_poly(path, points, tris):
     """A TetGen .poly of the triangles `tris` [(a, b, c, marker), ...] (0-based indices into
     `points`), one facet each, with its marker."""

@@ -17,6 +17,7 @@
 #include "base/errors.h"
 #include "body/body_factory.h"
 #include "body/fem/fe_body.h"
+#include "body/fem/fe_part.h"
 #include "body/fem/point_stress.h"
 #include "body/pseudo_rigid_body.h"
 #include "geometry/shape.h"
@@ -248,11 +249,6 @@ ShapeCut CutShape(const Shape& ref, const Vec3& p, const Vec3& n, std::pair<int,
 
 // --- parts as bodies --------------------------------------------------------------------------
 
-bool SameMaterial(const material::BulkMaterial& a, const material::BulkMaterial& b) {
-  return a.label == b.label && a.model == b.model && a.young == b.young &&
-         a.poisson == b.poisson && a.density == b.density;
-}
-
 std::unique_ptr<Body> MakeFePart(const FeBody& parent, const SplitMeshPart& mp,
                                  std::optional<Shape> embedded, const std::string& label) {
   Shape shape;
@@ -268,19 +264,7 @@ std::unique_ptr<Body> MakeFePart(const FeBody& parent, const SplitMeshPart& mp,
   auto made = body::MakeBody(BodyKind::kFiniteElement, std::move(shape), parent.material(), label,
                              std::move(background), opt);
   auto* part = static_cast<FeBody*>(made.get());
-  std::set<int> applied;
-  for (size_t e = 0; e < mp.elements.size(); ++e) {
-    const auto& m = parent.element_material(mp.elements[e]);
-    const int volid = mp.mesh.elements[e].volid;
-    if (!SameMaterial(m, parent.material()) && applied.insert(volid).second)
-      part->ApplyBulkMaterial(volid, m);
-  }
-  for (size_t a = 0; a < mp.nodes.size(); ++a) {
-    part->mutable_q().segment<3>(3 * a) = parent.q().segment<3>(3 * mp.nodes[a]);
-    part->mutable_u().segment<3>(3 * a) = parent.u().segment<3>(3 * mp.nodes[a]);
-  }
-  part->UpdateShape();
-  part->set_corotation(parent.corotation());
+  body::fem::InheritPartState(parent, mp.mesh, mp.elements, mp.nodes, *part);
   return made;
 }
 
@@ -685,7 +669,7 @@ std::vector<Id> SplitRemeshed(Domain& d, Body& parent, const FeBody& fe, const C
     std::set<int> applied;
     for (const auto& el : meshes[k].elements) {
       const auto it = volid_material.find(el.volid);
-      if (it != volid_material.end() && !SameMaterial(it->second, fe.material()) &&
+      if (it != volid_material.end() && !body::fem::SameMaterial(it->second, fe.material()) &&
           applied.insert(el.volid).second)
         part->ApplyBulkMaterial(el.volid, it->second);
     }

@@ -12,6 +12,7 @@
 #include "base/errors.h"
 #include "body/body_factory.h"
 #include "body/fem/fe_body.h"
+#include "body/fem/fe_part.h"
 #include "body/fem/mesh_partition.h"
 
 namespace solfec::domain {
@@ -21,11 +22,6 @@ namespace {
 using body::FeBody;
 using contact::Constraint;
 using contact::ConstraintKind;
-
-bool SameMaterial(const material::BulkMaterial& a, const material::BulkMaterial& b) {
-  return a.label == b.label && a.model == b.model && a.young == b.young && a.poisson == b.poisson &&
-         a.density == b.density;
-}
 
 // The parent as a plain mesh FeBody (forms TL and BC), else InputError naming PARTITION.
 FeBody& CheckedParent(Domain& d, Id id) {
@@ -67,19 +63,7 @@ std::unique_ptr<FeBody> MakePart(const FeBody& parent, const body::fem::MeshPart
   auto made = body::MakeBody(body::BodyKind::kFiniteElement, std::move(shape), parent.material(),
                              label, std::nullopt, opt);
   std::unique_ptr<FeBody> part(static_cast<FeBody*>(made.release()));
-  std::set<int> applied;  // APPLY_BULKMAT materials, by volume id
-  for (size_t e = 0; e < mp.elements.size(); ++e) {
-    const auto& m = parent.element_material(mp.elements[e]);
-    const int volid = mp.mesh.elements[e].volid;
-    if (!SameMaterial(m, parent.material()) && applied.insert(volid).second)
-      part->ApplyBulkMaterial(volid, m);
-  }
-  for (size_t a = 0; a < mp.nodes.size(); ++a) {
-    part->mutable_q().segment<3>(3 * a) = parent.q().segment<3>(3 * mp.nodes[a]);
-    part->mutable_u().segment<3>(3 * a) = parent.u().segment<3>(3 * mp.nodes[a]);
-  }
-  part->UpdateShape();
-  part->set_corotation(parent.corotation());
+  body::fem::InheritPartState(parent, mp.mesh, mp.elements, mp.nodes, *part);
   part->scheme = parent.scheme;
   part->damping = parent.damping;
   part->selfcontact = parent.selfcontact;
