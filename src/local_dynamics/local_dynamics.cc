@@ -346,9 +346,9 @@ solvers::Law HeldContactLaw() {
 void LocalDynamics::HoldRedundantContacts(const std::vector<Constraint*>& cons,
                                           solvers::BlockProblem& P, int num_bodies) {
   const int n = static_cast<int>(cons.size());
-  // Per body: its single-body bilateral rows as (entry, local component) pairs.
-  std::vector<std::vector<std::pair<const Entry*, int>>> rows(num_bodies);
-  bool any = false;
+  // Per body: its single-body bilateral rows as (entry, local component) pairs; allocated at
+  // the first such row, so a model without them pays one pass over its constraints.
+  std::vector<std::vector<std::pair<const Entry*, int>>> rows;
   for (int i = 0; i < n; ++i) {
     if (num_entries_[i] != 1) continue;
     const Constraint& c = *cons[i];
@@ -362,10 +362,10 @@ void LocalDynamics::HoldRedundantContacts(const std::vector<Constraint*>& cons,
       case ConstraintKind::kVeloDir: break;
       default: continue;
     }
+    if (rows.empty()) rows.resize(num_bodies);
     for (int j = first; j < 3; ++j) rows[e.body_index].emplace_back(&e, j);
-    any = true;
   }
-  if (!any) return;
+  if (rows.empty()) return;
   // Per body (when needed): eigen-decomposition of the Gram matrix K of its bilateral rows.
   struct Span {
     bool done = false;
